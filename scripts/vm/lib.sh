@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Host-side helpers of the VM harness: kernel selection, vmlinux extraction,
+# the cached base initramfs. Sourced by scripts/vm/run and scripts/check.
+
+VM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+VM_BUILD=${VM_BUILD:-$VM_TOP/build/vm}
+
+vm_die() {
+	echo "vm: $*" >&2
+	exit 4
+}
+
+# vm_kernel_release SERIES: newest installed Debian kernel release of a
+# series ("6.1", "6.12") that has an image, modules and headers.
+vm_kernel_release() {
+	local series=$1 rel best=
+
+	for d in /lib/modules/"$series".*-amd64; do
+		[ -d "$d" ] || continue
+		rel=${d##*/}
+		[ -f "/boot/vmlinuz-$rel" ] || continue
+		[ -d "/usr/src/linux-headers-$rel" ] || continue
+		best=$(printf '%s\n%s\n' "$best" "$rel" | sed '/^$/d' | sort -V | tail -n 1)
+	done
+	[ -n "$best" ] || vm_die "no installed kernel of series $series (run make deps)"
+	echo "$best"
+}
+
+# vm_extract_vmlinux BZIMAGE OUT: the ELF vmlinux inside a bzImage, which
+# boots faster under TCG than the compressed image (no decompression).
+vm_extract_vmlinux() {
+	local bz=$1 out=$2 magic tool off
+
+	for pair in '\xfd\x37\x7a\x58\x5a\x00:xz -dc' \
+		    '\x28\xb5\x2f\xfd:zstd -dcq' '\x1f\x8b\x08:gzip -dc'; do
+		magic=${pair%%:*}
+		tool=${pair#*:}
+		for off in $(LC_ALL=C grep -obUaP "$magic" "$bz" | cut -d: -f1); do
+			tail -c +$((off + 1)) "$bz" | $tool > "$out.tmp" 2>/dev/null
+			if readelf -h "$out.tmp" >/dev/null 2>&1; then
+				mv "$out.tmp" "$out"
+				return 0
+			fi
+		done
+	done
+	rm -f "$out.tmp"
+	return 1
+}
+
+# vm_vmlinux KREL: path of the cached vmlinux for that kernel.
+vm_vmlinux() {
+	local krel=$1 dir=$VM_BUILD/$1
+
+	mkdir -p "$dir"
+	if [ ! -s "$dir/vmlinux" ] || [ "/boot/vmlinuz-$krel" -nt "$dir/vmlinux" ]; then
+		vm_extract_vmlinux "/boot/vmlinuz-$krel" "$dir/vmlinux" ||
+			vm_die "cannot extract vmlinux from /boot/vmlinuz-$krel"
+	fi
+	echo "$dir/vmlinux"
+}
+
+# vm_base_cpio KREL: path of the cached base initramfs (busybox, tools,
+# libraries, kernel modules), rebuilt when its inputs change.
+vm_base_cpio() {
+	local krel=$1 dir=$VM_BUILD/$1 key
+
+	mkdir -p "$dir"
+	key=$( { cat "$VM_TOP/scripts/vm/mkinitramfs"; echo "$krel";
+		 dpkg-query -W 2>/dev/null; } | sha256sum | cut -c1-16)
+	if [ ! -s "$dir/base-$key.cpio" ]; then
+		rm -f "$dir"/base-*.cpio
+		"$VM_TOP/scripts/vm/mkinitramfs" "$krel" "$dir/base-$key.cpio" >&2 ||
+			vm_die "building the base initramfs failed"
+	fi
+	echo "$dir/base-$key.cpio"
+}

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Guest-side helpers shared by every VM test. Source it first.
+
+set -o pipefail
+
+# Modules this repository builds (installed under .../updates in the guest).
+OUR_MODULES=(scst)
+
+log() {
+	echo "[$(cut -d' ' -f1 /proc/uptime)] $*"
+}
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# run CMD...: log a command, run it, fail the test if it fails.
+run() {
+	log "+ $*"
+	"$@" || fail "command failed (rc=$?): $*"
+}
+
+# expect_fail CMD...: the command must fail.
+expect_fail() {
+	log "+ (must fail) $*"
+	if "$@"; then
+		fail "command succeeded but should have failed: $*"
+	fi
+}
+
+# wait_for SECONDS DESCRIPTION CMD...: poll CMD every 0.1 s until it succeeds.
+wait_for() {
+	local secs=$1 what=$2 i
+	shift 2
+	for ((i = 0; i < secs * 10; i++)); do
+		"$@" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	fail "timed out after ${secs}s waiting for $what"
+}
+
+# assert_eq ACTUAL EXPECTED DESCRIPTION
+assert_eq() {
+	[ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
+}
+
+module_loaded() {
+	[ -d "/sys/module/$1" ]
+}
