@@ -17,6 +17,7 @@ rxe_setup_one
 guid=$(rxe_node_guid_hex rxe0)
 lio_srpt_setup rxe0 /dev/ram0 "$RXE_TARGET_IP"
 
+tx0=$(cat /sys/class/net/veth0/statistics/tx_packets)
 srp_login "$guid" "$guid" "queue_size=128,max_cmd_per_lun=128"
 srp_wait_disks 1
 
@@ -36,6 +37,9 @@ fio_run randread-qd32 --filename="$SRP_DISK" --ioengine=libaio --direct=1 \
 	--rw=randread --bs=4k --iodepth=32 --time_based --runtime=10
 echo "BASELINE: lio_ib_srpt brd 4k randread qd32 iops=$FIO_IOPS cpu_us_per_io=$FIO_CPU_US_PER_IO"
 
+# One rxe device loops its traffic back internally; the counter shows it
+# (compare lio-srp-two-rxe, where it must be large).
+log "veth0 tx packets during the run: $(($(cat /sys/class/net/veth0/statistics/tx_packets) - tx0))"
 srp_logout
 lio_srpt_teardown
 log "LIO SRP baseline passed"
