@@ -15,7 +15,7 @@
  * commands and keys exist is up to the owner of the mgmt file.
  */
 
-#include "scst_logic.h"
+#include <scst_logic.h>
 
 static bool scst_mgmt_is_sep(char c)
 {

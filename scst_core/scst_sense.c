@@ -11,7 +11,7 @@
  * length from the data itself.
  */
 
-#include "scst_logic.h"
+#include <scst_logic.h>
 
 /* SPC-4 §4.5.3: fixed format byte offsets. */
 #define FIXED_VALID		0x80	/* byte 0: INFORMATION is valid */

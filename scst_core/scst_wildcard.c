@@ -9,7 +9,7 @@
  * when another pattern of the group matches them.
  */
 
-#include "scst_logic.h"
+#include <scst_logic.h>
 
 /**
  * scst_wildcard_match() - match an initiator name against a pattern

@@ -1,10 +1,48 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * scst.h - the public interface of the SCST-compatible target core for
- * target drivers and device handlers.
+ * target drivers (transports) and device handlers (backends).
+ *
+ * Command flow, as seen by a target driver:
+ *
+ *   scst_rx_cmd()             a new SCSI command arrived on a session
+ *   scst_cmd_set_*()          tag, expected transfer, task attribute
+ *   scst_cmd_init_done()      hand it to the core
+ *     ->rdy_to_xfer()         core: fetch the data-out buffer (writes)
+ *   scst_rx_data()            driver: the data-out buffer is filled
+ *     ->xmit_response()       core: send data-in (if any) and the status
+ *   scst_tgt_cmd_done()       driver: the response went out; the core frees
+ *                             the command (->on_free_cmd() first)
+ *
+ * and for a device handler:
+ *
+ *     ->parse()               decode the CDB (scst_cdb_parse() does it for
+ *                             the SPC/SBC commands the core knows)
+ *     ->exec()                execute; complete with scst_cmd_exec_done()
+ *
+ * Task management: scst_rx_mgmt_fn() -> ->task_mgmt_fn_done(). Every
+ * command affected by a TMF still reaches ->xmit_response() exactly once,
+ * with scst_cmd_aborted() true, so the driver knows when it may reuse its
+ * resources; it must still call scst_tgt_cmd_done().
  */
 #ifndef __SCST_H
 #define __SCST_H
+
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/kobject.h>
+#include <linux/scatterlist.h>
+#include <linux/sysfs.h>
+#include <linux/cpumask.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/completion.h>
+
+#include <scst_logic.h>
 
 /*
  * Version reported in /sys/kernel/scst_tgt/version. Management tools that
@@ -14,5 +52,510 @@
 
 /* Name of the directory under /sys/kernel that holds the management tree. */
 #define SCST_SYSFS_ROOT_NAME	"scst_tgt"
+
+#define SCST_MAX_CDB_SIZE	32
+#define SCST_SENSE_BUFFERSIZE	96
+#define SCST_MAX_NAME		64
+#define SCST_MAX_LUN		16383
+
+/* SAM-5 status codes (SAM-5 5.3.1) */
+#define SCST_STATUS_GOOD			0x00
+#define SCST_STATUS_CHECK_CONDITION		0x02
+#define SCST_STATUS_BUSY			0x08
+#define SCST_STATUS_RESERVATION_CONFLICT	0x18
+#define SCST_STATUS_TASK_SET_FULL		0x28
+#define SCST_STATUS_ACA_ACTIVE			0x30
+#define SCST_STATUS_TASK_ABORTED		0x40
+
+/* Direction of a command's data transfer, as seen from the initiator. */
+enum scst_data_direction {
+	SCST_DATA_NONE = 0,
+	SCST_DATA_WRITE = 1,	/* data-out: initiator to target */
+	SCST_DATA_READ = 2,	/* data-in: target to initiator */
+	SCST_DATA_BIDI = 3,
+};
+
+/* SAM-5 8.6 task attributes */
+enum scst_queue_type {
+	SCST_CMD_QUEUE_SIMPLE = 0,
+	SCST_CMD_QUEUE_ORDERED,
+	SCST_CMD_QUEUE_HEAD_OF_QUEUE,
+	SCST_CMD_QUEUE_ACA,
+};
+
+/*
+ * Where the core may continue processing a command handed to it.
+ * SCST_CONTEXT_DIRECT: the caller is in process context and may sleep; the
+ * core runs the command as far as it can right now. SCST_CONTEXT_ATOMIC:
+ * the caller may be in atomic context; the core continues on a worker of
+ * the current CPU.
+ */
+enum scst_exec_context {
+	SCST_CONTEXT_DIRECT = 0,
+	SCST_CONTEXT_ATOMIC,
+};
+
+/* SAM-5 7 task management functions */
+enum scst_tmf {
+	SCST_ABORT_TASK = 0,
+	SCST_ABORT_TASK_SET,
+	SCST_CLEAR_ACA,
+	SCST_CLEAR_TASK_SET,
+	SCST_LUN_RESET,
+	SCST_TARGET_RESET,
+	SCST_NEXUS_LOSS_SESS,	/* I_T nexus loss of one session */
+};
+
+/* SAM-5 7.11 task management function service responses */
+enum scst_tmf_response {
+	SCST_MGMT_STATUS_SUCCESS = 0,	/* FUNCTION COMPLETE */
+	SCST_MGMT_STATUS_TASK_NOT_EXIST,
+	SCST_MGMT_STATUS_LUN_NOT_EXIST,
+	SCST_MGMT_STATUS_FN_NOT_SUPPORTED,
+	SCST_MGMT_STATUS_REJECTED,
+	SCST_MGMT_STATUS_FAILED,
+};
+
+/* What a device handler's ->exec() did with a command. */
+enum scst_exec_res {
+	SCST_EXEC_COMPLETED = 0,	/* done, or will call scst_cmd_exec_done() */
+	SCST_EXEC_NOT_HANDLED,		/* let the core's SPC emulation do it */
+};
+
+struct scst_cmd;
+struct scst_mgmt_cmd;
+struct scst_session;
+struct scst_tgt;
+struct scst_device;
+struct scst_tgt_dev;
+struct scst_acg;
+struct scst_lun_map;
+
+/**
+ * struct scst_tgt_template - a target driver (transport)
+ * @name: driver name; the directory under targets/ ("ib_srpt")
+ * @sg_tablesize: most scatterlist entries the driver can map per command
+ *	(0: unlimited)
+ * @xmit_response: send the data-in buffer (if any) and the status of @cmd;
+ *	the driver calls scst_tgt_cmd_done() once the response is on its way.
+ *	Called in process or atomic context. Return 0.
+ * @rdy_to_xfer: fetch the data-out buffer of @cmd into its scatterlist; the
+ *	driver calls scst_rx_data() when it has arrived. Return 0.
+ * @on_free_cmd: @cmd is about to be freed (optional)
+ * @task_mgmt_fn_done: a TMF finished; its response is in the mcmd
+ * @enable_target: the administrator wrote the target's enabled attribute
+ * @is_target_enabled: the current state of a target
+ * @close_session: the core asks the driver to close @sess (target
+ *	disabled or deleted); the driver calls scst_unregister_session()
+ * @add_target: targets/<driver>/mgmt "add_target NAME [k=v;...]", for
+ *	drivers whose targets are made by the administrator (optional)
+ * @del_target: targets/<driver>/mgmt "del_target NAME" (optional)
+ * @mgmt_cmd: other driver-specific commands of targets/<driver>/mgmt
+ *	(optional), such as scst_local's add_session; @line is the parsed
+ *	command. Return 0, -ENOENT for an unknown command, or an errno.
+ * @mgmt_help: usage text appended to the driver's mgmt file
+ * @tgtt_attrs: extra attributes of targets/<driver>/
+ * @tgt_attrs: extra attributes of each targets/<driver>/<target>/
+ * @sess_attrs: extra attributes of each session directory
+ * @owner: THIS_MODULE
+ */
+struct scst_tgt_template {
+	const char *name;
+	int sg_tablesize;
+
+	int (*xmit_response)(struct scst_cmd *cmd);
+	int (*rdy_to_xfer)(struct scst_cmd *cmd);
+	void (*on_free_cmd)(struct scst_cmd *cmd);
+	void (*task_mgmt_fn_done)(struct scst_mgmt_cmd *mcmd);
+	int (*enable_target)(struct scst_tgt *tgt, bool enable);
+	bool (*is_target_enabled)(struct scst_tgt *tgt);
+	void (*close_session)(struct scst_session *sess);
+
+	int (*add_target)(const char *name, const struct scst_mgmt_line *line);
+	int (*del_target)(const char *name);
+	int (*mgmt_cmd)(const struct scst_mgmt_line *line);
+	const char *mgmt_help;
+
+	const struct attribute **tgtt_attrs;
+	const struct attribute **tgt_attrs;
+	const struct attribute **sess_attrs;
+
+	struct module *owner;
+
+	/* private to the core */
+	struct list_head list_entry;
+	struct kobject kobj;
+	struct list_head tgt_list;
+};
+
+/**
+ * struct scst_dev_type - a device handler (backend)
+ * @name: handler name; the directory under handlers/ ("vdisk_blockio")
+ * @type: SCSI peripheral device type (SPC-4 6.4.2; 0 = disk)
+ * @exec_may_sleep: ->exec() may sleep: the core runs it on the device's
+ *	worker threads (threads_num, threads_pool_type); otherwise it runs on
+ *	the CPU that received the command
+ * @threads_num: default number of worker threads per device when
+ *	@exec_may_sleep
+ * @parse: decode the CDB: set the data direction, buffer length, LBA; on
+ *	error set the sense with scst_set_cmd_error(). Return 0, or -EINVAL
+ *	when the command failed (the sense is then already set).
+ * @exec: execute a parsed command; see enum scst_exec_res
+ * @on_free_cmd: @cmd is about to be freed (optional)
+ * @add_device: handlers/<name>/mgmt "add_device NAME k=v;..."; @line is
+ *	the parsed command (argv[1] is NAME, params the k=v pairs), already
+ *	checked against @add_device_parameters. Return 0 or a negative errno,
+ *	after logging one line that names the bad parameter.
+ * @del_device: handlers/<name>/mgmt "del_device NAME"
+ * @attach: a device of this handler was registered (optional)
+ * @detach: a device is being unregistered (optional)
+ * @attach_tgt: @tgt_dev (a device seen through a session) was created
+ * @detach_tgt: @tgt_dev is going away
+ * @task_mgmt_fn: a LUN or target reset reached the device (optional)
+ * @add_device_parameters: names accepted by add_device, for the mgmt help
+ * @devt_attrs: extra attributes of handlers/<name>/
+ * @dev_attrs: extra attributes of each devices/<dev>/ of this handler
+ * @owner: THIS_MODULE
+ */
+struct scst_dev_type {
+	const char *name;
+	int type;
+	bool exec_may_sleep;
+	int threads_num;
+
+	int (*parse)(struct scst_cmd *cmd);
+	enum scst_exec_res (*exec)(struct scst_cmd *cmd);
+	void (*on_free_cmd)(struct scst_cmd *cmd);
+
+	int (*add_device)(const char *device_name,
+			  const struct scst_mgmt_line *line);
+	int (*del_device)(const char *device_name);
+	int (*attach)(struct scst_device *dev);
+	void (*detach)(struct scst_device *dev);
+	int (*attach_tgt)(struct scst_tgt_dev *tgt_dev);
+	void (*detach_tgt)(struct scst_tgt_dev *tgt_dev);
+	void (*task_mgmt_fn)(struct scst_device *dev, enum scst_tmf fn);
+
+	const char *const *add_device_parameters;
+	const struct attribute **devt_attrs;
+	const struct attribute **dev_attrs;
+
+	struct module *owner;
+
+	/* private to the core */
+	struct list_head list_entry;
+	struct kobject kobj;
+	struct list_head dev_list;
+};
+
+/**
+ * struct scst_device - a SCSI logical unit the core can export
+ * @name: unique device name (devices/<name>)
+ * @handler: its device handler
+ * @block_size: logical block size in bytes (disks)
+ * @block_shift: log2(@block_size)
+ * @nblocks: capacity in logical blocks (disks)
+ * @read_only: writes fail with DATA PROTECT
+ * @dh_priv: the handler's private data
+ * @d_sense: use descriptor-format sense data (control mode page D_SENSE)
+ * @swp: software write protect (control mode page SWP)
+ * @tst: task set type (control mode page TST; 0 = one task set for all)
+ * @queue_alg: queue algorithm modifier (control mode page)
+ */
+struct scst_device {
+	char name[SCST_MAX_NAME];
+	struct scst_dev_type *handler;
+	u32 block_size;
+	u8 block_shift;
+	u64 nblocks;
+	bool read_only;
+	void *dh_priv;
+
+	bool d_sense;
+	bool swp;
+	u8 tst;
+	u8 queue_alg;
+
+	/* private to the core */
+	struct list_head list_entry;		/* on scst_dev_list */
+	struct list_head handler_entry;		/* on handler->dev_list */
+	struct kobject kobj;
+	struct kobject *exported_kobj;
+	struct list_head tgt_dev_list;		/* tgt_devs of this device */
+	struct list_head lun_refs;		/* scst_lun entries using it */
+	struct mutex dev_mutex;
+	spinlock_t dev_lock;
+	/* SPC-2 reservation holder (RESERVE/RELEASE 6/10) */
+	struct scst_session *reserved_by;
+	/* task set: ORDERED commands and the simple ones that wait on them */
+	unsigned int on_dev_count;
+	unsigned int ordered_pending;
+	struct list_head blocked_cmds;
+	/* worker threads for handlers whose ->exec() may sleep */
+	int threads_num;
+	int threads_pool_type;
+	struct list_head threads;
+	struct list_head exec_queue;
+	spinlock_t exec_lock;
+	wait_queue_head_t exec_wq;
+	struct completion kobj_released;
+};
+
+/**
+ * struct scst_tgt_dev - a device as seen through one session (an I_T_L
+ * nexus): its LUN, its unit attentions, its read-only flag
+ * @dev: the device
+ * @sess: the session
+ * @lun: the LUN it has in that session's LUN map
+ * @read_only: the LUN was added with read_only=1
+ * @dh_priv: the device handler's private data for this nexus
+ */
+struct scst_tgt_dev {
+	struct scst_device *dev;
+	struct scst_session *sess;
+	u64 lun;
+	bool read_only;
+	void *dh_priv;
+
+	/* private to the core */
+	struct list_head dev_entry;		/* on dev->tgt_dev_list */
+	spinlock_t ua_lock;
+	struct list_head ua_list;		/* pending unit attentions */
+	atomic_t cmd_count;
+};
+
+/**
+ * struct scst_session - an I_T nexus: one initiator logged in to a target
+ * @tgt: the target
+ * @initiator_name: name the access groups are matched against
+ * @sess_name: unique name of the session directory (initiator_name, or
+ *	initiator_name_N for further channels of the same initiator)
+ * @tgt_priv: the target driver's private data
+ */
+struct scst_session {
+	struct scst_tgt *tgt;
+	char initiator_name[SCST_MAX_NAME];
+	char sess_name[SCST_MAX_NAME + 8];
+	void *tgt_priv;
+
+	/* private to the core */
+	struct list_head tgt_entry;		/* on tgt->sess_list */
+	struct kobject kobj;
+	struct kobject *luns_link_target;
+	struct scst_acg *acg;			/* the access group it matched */
+	struct scst_lun_map __rcu *lun_map;	/* its LUNs, RCU-read per cmd */
+	spinlock_t sess_lock;
+	struct list_head cmd_list;		/* commands in flight */
+	atomic_t active_cmds;
+	atomic64_t commands;
+	atomic64_t read_cmds, write_cmds, read_bytes, write_bytes;
+	bool shutting_down;
+	void (*unreg_done)(struct scst_session *sess);
+	struct completion *unreg_wait;
+	struct completion kobj_released;
+};
+
+/**
+ * struct scst_tgt - a target port of a target driver
+ * @tgtt: its driver
+ * @name: the target name (targets/<driver>/<name>)
+ * @tgt_priv: the target driver's private data
+ * @rel_tgt_id: relative target port identifier (SPC-4 7.8.6.4)
+ * @cpu_mask: CPUs the worker threads serving this target may run on
+ */
+struct scst_tgt {
+	struct scst_tgt_template *tgtt;
+	char name[SCST_MAX_NAME];
+	void *tgt_priv;
+	u16 rel_tgt_id;
+	cpumask_t cpu_mask;
+
+	/* private to the core */
+	struct list_head tgtt_entry;
+	struct kobject kobj;
+	struct kobject *luns_kobj, *ini_groups_kobj, *sessions_kobj;
+	struct scst_acg *default_acg;		/* the target's own LUNs */
+	struct list_head acg_list;		/* its ini_groups */
+	struct list_head sess_list;
+	struct completion kobj_released;
+};
+
+/**
+ * struct scst_cmd - one SCSI command
+ * @sess: session it arrived on
+ * @tgt_dev: the device it addresses (NULL: LUN not mapped)
+ * @dev: @tgt_dev->dev, or NULL
+ * @lun: the LUN it addresses
+ * @tag: the transport's tag (ABORT TASK names it)
+ * @cdb: the CDB; @cdb_len its length
+ * @queue_type: task attribute
+ * @expected_dir: direction the transport announced
+ * @expected_len: data-out or data-in length the transport announced
+ * @data_direction: direction the CDB asks for (after parse)
+ * @bufflen: length of the data buffer the CDB asks for (after parse)
+ * @lba: first LBA (after parse, for commands that have one)
+ * @nblocks: number of logical blocks (after parse)
+ * @sg: the data buffer; @sg_cnt its number of entries
+ * @resp_len: bytes of data-in the command produced (<= @bufflen)
+ * @status: SAM status
+ * @sense: sense data; @sense_len its length (0: none)
+ * @tgt_priv: the target driver's private data
+ * @dh_priv: the device handler's private data
+ */
+struct scst_cmd {
+	struct scst_session *sess;
+	struct scst_tgt_dev *tgt_dev;
+	struct scst_device *dev;
+	u64 lun;
+	u64 tag;
+	u8 cdb[SCST_MAX_CDB_SIZE];
+	unsigned int cdb_len;
+	enum scst_queue_type queue_type;
+	enum scst_data_direction expected_dir;
+	u32 expected_len;
+
+	enum scst_data_direction data_direction;
+	u32 bufflen;
+	u64 lba;
+	u64 nblocks;
+	u32 cdb_flags;
+
+	struct scatterlist *sg;
+	int sg_cnt;
+	u32 resp_len;
+
+	u8 status;
+	u8 sense[SCST_SENSE_BUFFERSIZE];
+	unsigned int sense_len;
+
+	void *tgt_priv;
+	void *dh_priv;
+
+	/* private to the core */
+	int state;
+	unsigned long flags;
+	int cpu;
+	struct list_head sess_entry;	/* on sess->cmd_list */
+	struct list_head queue_entry;	/* on a worker or blocked list */
+	struct work_struct work;
+	struct scst_mgmt_cmd *abort_mcmd;
+	bool counted_on_dev;
+	bool ordered_blocker;
+};
+
+/**
+ * struct scst_mgmt_cmd - a task management function in progress
+ * @sess: session it arrived on
+ * @fn: the function
+ * @lun: LUN it addresses (LUN-scoped functions)
+ * @tag: tag of the command to abort (ABORT TASK)
+ * @status: the service response, valid in ->task_mgmt_fn_done()
+ * @tgt_priv: the target driver's private data
+ */
+struct scst_mgmt_cmd {
+	struct scst_session *sess;
+	enum scst_tmf fn;
+	u64 lun;
+	u64 tag;
+	enum scst_tmf_response status;
+	void *tgt_priv;
+
+	/* private to the core */
+	atomic_t pending;		/* affected commands not yet finished */
+	struct work_struct work;
+};
+
+/* target drivers */
+int scst_register_target_template(struct scst_tgt_template *tgtt);
+void scst_unregister_target_template(struct scst_tgt_template *tgtt);
+struct scst_tgt *scst_register_target(struct scst_tgt_template *tgtt,
+				      const char *name);
+void scst_unregister_target(struct scst_tgt *tgt);
+struct scst_session *scst_register_session(struct scst_tgt *tgt,
+					   const char *initiator_name,
+					   void *tgt_priv);
+void scst_unregister_session(struct scst_session *sess, bool wait,
+			     void (*unreg_done)(struct scst_session *sess));
+
+struct scst_cmd *scst_rx_cmd(struct scst_session *sess, const u8 *lun,
+			     unsigned int lun_len, const u8 *cdb,
+			     unsigned int cdb_len, gfp_t gfp);
+static inline void scst_cmd_set_tag(struct scst_cmd *cmd, u64 tag)
+{
+	cmd->tag = tag;
+}
+
+static inline void scst_cmd_set_expected(struct scst_cmd *cmd,
+					 enum scst_data_direction dir, u32 len)
+{
+	cmd->expected_dir = dir;
+	cmd->expected_len = len;
+}
+
+static inline void scst_cmd_set_queue_type(struct scst_cmd *cmd,
+					   enum scst_queue_type type)
+{
+	cmd->queue_type = type;
+}
+
+void scst_cmd_init_done(struct scst_cmd *cmd, enum scst_exec_context ctx);
+void scst_rx_data(struct scst_cmd *cmd, int status,
+		  enum scst_exec_context ctx);
+void scst_tgt_cmd_done(struct scst_cmd *cmd, enum scst_exec_context ctx);
+bool scst_cmd_aborted(const struct scst_cmd *cmd);
+/* residual: data-in/out length the transport announced minus what moved */
+s64 scst_cmd_resid(const struct scst_cmd *cmd);
+
+struct scst_mgmt_cmd *scst_rx_mgmt_fn(struct scst_session *sess,
+				      enum scst_tmf fn, u64 lun, u64 tag,
+				      void *tgt_priv, gfp_t gfp);
+
+/* device handlers */
+int scst_register_dev_driver(struct scst_dev_type *dt);
+void scst_unregister_dev_driver(struct scst_dev_type *dt);
+struct scst_device *scst_register_virtual_device(struct scst_dev_type *dt,
+						 const char *name,
+						 void *dh_priv);
+void scst_unregister_virtual_device(struct scst_device *dev);
+void scst_dev_capacity_changed(struct scst_device *dev);
+void scst_dev_mode_params_changed(struct scst_device *dev,
+				  struct scst_tgt_dev *except);
+
+int scst_cdb_parse(struct scst_cmd *cmd);
+void scst_cmd_exec_done(struct scst_cmd *cmd);
+void scst_set_cmd_error(struct scst_cmd *cmd, u32 sense_code);
+void scst_set_cmd_error_field(struct scst_cmd *cmd, u32 sense_code,
+			      bool in_cdb, u16 byte, int bit);
+void scst_set_cmd_error_status(struct scst_cmd *cmd, u8 status);
+void scst_set_resp_len(struct scst_cmd *cmd, u32 len);
+/* copy @len bytes at @buf into the command's data-in buffer */
+u32 scst_copy_to_sg(struct scst_cmd *cmd, const void *buf, u32 len);
+/* copy up to @len bytes of the command's data-out buffer to @buf */
+u32 scst_copy_from_sg(struct scst_cmd *cmd, void *buf, u32 len);
+
+static inline bool scst_cmd_read_only(const struct scst_cmd *cmd)
+{
+	return cmd->dev->read_only || cmd->dev->swp ||
+	       (cmd->tgt_dev && cmd->tgt_dev->read_only);
+}
+
+/* sysfs: the kobject of a device, target or session, for extra attributes */
+static inline struct scst_device *scst_kobj_to_dev(struct kobject *kobj)
+{
+	return container_of(kobj, struct scst_device, kobj);
+}
+
+static inline struct scst_tgt *scst_kobj_to_tgt(struct kobject *kobj)
+{
+	return container_of(kobj, struct scst_tgt, kobj);
+}
+
+static inline struct scst_session *scst_kobj_to_sess(struct kobject *kobj)
+{
+	return container_of(kobj, struct scst_session, kobj);
+}
+
+/* The "[key]" line SCST appends to a non-default attribute value. */
+#define SCST_SYSFS_KEY_MARK	"[key]\n"
 
 #endif /* __SCST_H */

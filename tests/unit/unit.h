@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "scst_logic.h"
+#include <scst_logic.h>
 
 /* The array of cases for cmocka_run_group_tests_name(), cmocka's type. */
 #define UNIT_TEST_LIST(name)	struct CMUnitTest name[]
