@@ -14,7 +14,7 @@ KREL := $(patsubst linux-headers-%,%,$(notdir $(KDIR)))
 KBUILD_OUT := $(CURDIR)/build/kmod/$(KREL)
 
 # Module source trees copied for each kernel build.
-KSRC := Kbuild scst_core
+KSRC := Kbuild scst_core dev_handlers
 TEST_KMOD_DIR := tests/vm/modules
 
 .PHONY: all modules test-modules unit check check-quick vm-test deps demo \

@@ -1,28 +1,307 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * scst_main.c - module entry points of the target core.
+ * scst_main.c - module entry points of the target core, registration of
+ * target drivers, device handlers and devices.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/slab.h>
 
 #include "scst_priv.h"
+
+/* Serializes configuration changes; see scst_priv.h. */
+DEFINE_MUTEX(scst_mutex);
+LIST_HEAD(scst_template_list);
+LIST_HEAD(scst_dev_type_list);
+LIST_HEAD(scst_dev_list);
+struct workqueue_struct *scst_cmd_wq;
+struct workqueue_struct *scst_tmf_wq;
+DECLARE_WAIT_QUEUE_HEAD(scst_tmf_waitq);
+
+struct scst_tgt_template *scst_find_template(const char *name)
+{
+	struct scst_tgt_template *t;
+
+	lockdep_assert_held(&scst_mutex);
+	list_for_each_entry(t, &scst_template_list, list_entry)
+		if (strcmp(t->name, name) == 0)
+			return t;
+	return NULL;
+}
+
+struct scst_dev_type *scst_find_dev_type(const char *name)
+{
+	struct scst_dev_type *dt;
+
+	lockdep_assert_held(&scst_mutex);
+	list_for_each_entry(dt, &scst_dev_type_list, list_entry)
+		if (strcmp(dt->name, name) == 0)
+			return dt;
+	return NULL;
+}
+
+struct scst_device *scst_find_device(const char *name)
+{
+	struct scst_device *dev;
+
+	lockdep_assert_held(&scst_mutex);
+	list_for_each_entry(dev, &scst_dev_list, list_entry)
+		if (strcmp(dev->name, name) == 0)
+			return dev;
+	return NULL;
+}
+
+/**
+ * scst_register_target_template() - register a target driver
+ * @tgtt: the driver's template; must live until it is unregistered
+ *
+ * Return: 0, -EINVAL for a template without the mandatory callbacks, or
+ * -EEXIST when a driver of that name is registered.
+ */
+int scst_register_target_template(struct scst_tgt_template *tgtt)
+{
+	int ret;
+
+	if (!tgtt->name || !tgtt->xmit_response || !tgtt->rdy_to_xfer) {
+		pr_err("target driver %s lacks xmit_response or rdy_to_xfer\n",
+		       tgtt->name ? tgtt->name : "(unnamed)");
+		return -EINVAL;
+	}
+
+	INIT_LIST_HEAD(&tgtt->tgt_list);
+	mutex_lock(&scst_mutex);
+	if (scst_find_template(tgtt->name)) {
+		pr_err("target driver %s is already registered\n", tgtt->name);
+		ret = -EEXIST;
+		goto unlock;
+	}
+	ret = scst_sysfs_tgtt_add(tgtt);
+	if (ret)
+		goto unlock;
+	list_add_tail(&tgtt->list_entry, &scst_template_list);
+	pr_info("target driver %s registered\n", tgtt->name);
+unlock:
+	mutex_unlock(&scst_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(scst_register_target_template);
+
+/**
+ * scst_unregister_target_template() - unregister a target driver
+ * @tgtt: the driver's template
+ *
+ * The driver must have unregistered all its targets.
+ */
+void scst_unregister_target_template(struct scst_tgt_template *tgtt)
+{
+	mutex_lock(&scst_mutex);
+	WARN_ON(!list_empty(&tgtt->tgt_list));
+	list_del(&tgtt->list_entry);
+	mutex_unlock(&scst_mutex);
+	scst_sysfs_tgtt_del(tgtt);
+	pr_info("target driver %s unregistered\n", tgtt->name);
+}
+EXPORT_SYMBOL_GPL(scst_unregister_target_template);
+
+/**
+ * scst_register_dev_driver() - register a device handler
+ * @dt: the handler; must live until it is unregistered
+ *
+ * Return: 0, -EINVAL or -EEXIST.
+ */
+int scst_register_dev_driver(struct scst_dev_type *dt)
+{
+	int ret;
+
+	if (!dt->name || !dt->exec) {
+		pr_err("device handler %s lacks exec\n",
+		       dt->name ? dt->name : "(unnamed)");
+		return -EINVAL;
+	}
+
+	INIT_LIST_HEAD(&dt->dev_list);
+	mutex_lock(&scst_mutex);
+	if (scst_find_dev_type(dt->name)) {
+		pr_err("device handler %s is already registered\n", dt->name);
+		ret = -EEXIST;
+		goto unlock;
+	}
+	ret = scst_sysfs_devt_add(dt);
+	if (ret)
+		goto unlock;
+	list_add_tail(&dt->list_entry, &scst_dev_type_list);
+	pr_info("device handler %s registered\n", dt->name);
+unlock:
+	mutex_unlock(&scst_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(scst_register_dev_driver);
+
+/**
+ * scst_unregister_dev_driver() - unregister a device handler
+ * @dt: the handler
+ *
+ * The handler must have unregistered all its devices.
+ */
+void scst_unregister_dev_driver(struct scst_dev_type *dt)
+{
+	mutex_lock(&scst_mutex);
+	WARN_ON(!list_empty(&dt->dev_list));
+	list_del(&dt->list_entry);
+	mutex_unlock(&scst_mutex);
+	scst_sysfs_devt_del(dt);
+	pr_info("device handler %s unregistered\n", dt->name);
+}
+EXPORT_SYMBOL_GPL(scst_unregister_dev_driver);
+
+/**
+ * scst_register_virtual_device() - register a device of a handler
+ * @dt: its handler
+ * @name: unique device name
+ * @dh_priv: the handler's private data (dev->dh_priv)
+ *
+ * The handler sets block_size, nblocks and read_only in ->attach() or
+ * right after this call, before the device is exported as a LUN.
+ *
+ * Return: the device, or an ERR_PTR: -EINVAL for a bad name, -EEXIST for
+ * a name in use, -ENOMEM.
+ */
+struct scst_device *scst_register_virtual_device(struct scst_dev_type *dt,
+						 const char *name,
+						 void *dh_priv)
+{
+	struct scst_device *dev;
+	int ret;
+
+	if (!name[0] || strlen(name) >= SCST_MAX_NAME || strchr(name, '/')) {
+		pr_err("invalid device name '%s'\n", name);
+		return ERR_PTR(-EINVAL);
+	}
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	strscpy(dev->name, name, sizeof(dev->name));
+	dev->handler = dt;
+	dev->dh_priv = dh_priv;
+	dev->block_size = 512;
+	dev->block_shift = 9;
+	dev->threads_num = dt->exec_may_sleep ? max(dt->threads_num, 1) : 0;
+	INIT_LIST_HEAD(&dev->tgt_dev_list);
+	INIT_LIST_HEAD(&dev->lun_refs);
+	INIT_LIST_HEAD(&dev->blocked_cmds);
+	INIT_LIST_HEAD(&dev->threads);
+	INIT_LIST_HEAD(&dev->exec_queue);
+	mutex_init(&dev->dev_mutex);
+	spin_lock_init(&dev->dev_lock);
+	spin_lock_init(&dev->exec_lock);
+	init_waitqueue_head(&dev->exec_wq);
+	init_completion(&dev->kobj_released);
+
+	mutex_lock(&scst_mutex);
+	if (scst_find_device(name)) {
+		pr_err("device %s already exists\n", name);
+		ret = -EEXIST;
+		goto unlock;
+	}
+	if (dt->attach) {
+		ret = dt->attach(dev);
+		if (ret)
+			goto unlock;
+	}
+	ret = scst_dev_start_threads(dev);
+	if (ret)
+		goto detach;
+	ret = scst_sysfs_dev_add(dev);
+	if (ret)
+		goto stop_threads;
+	list_add_tail(&dev->list_entry, &scst_dev_list);
+	list_add_tail(&dev->handler_entry, &dt->dev_list);
+	mutex_unlock(&scst_mutex);
+	pr_info("device %s of handler %s registered\n", name, dt->name);
+	return dev;
+
+stop_threads:
+	scst_dev_stop_threads(dev);
+detach:
+	if (dt->detach)
+		dt->detach(dev);
+unlock:
+	mutex_unlock(&scst_mutex);
+	kfree(dev);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_GPL(scst_register_virtual_device);
+
+/**
+ * scst_unregister_virtual_device() - unregister a device
+ * @dev: the device
+ *
+ * Removes the device from every LUN it is exported as first (sessions that
+ * saw it get REPORTED LUNS DATA HAS CHANGED), waiting for its commands.
+ */
+void scst_unregister_virtual_device(struct scst_device *dev)
+{
+	struct scst_dev_type *dt = dev->handler;
+
+	mutex_lock(&scst_mutex);
+	scst_dev_remove_luns(dev);
+	list_del(&dev->list_entry);
+	list_del(&dev->handler_entry);
+	mutex_unlock(&scst_mutex);
+
+	scst_dev_stop_threads(dev);
+	if (dt->detach)
+		dt->detach(dev);
+	scst_sysfs_dev_del(dev);
+	pr_info("device %s unregistered\n", dev->name);
+	kfree(dev);
+}
+EXPORT_SYMBOL_GPL(scst_unregister_virtual_device);
 
 static int __init scst_init(void)
 {
 	int ret;
 
-	ret = scst_sysfs_init();
+	ret = scst_cmd_cache_init();
 	if (ret)
 		return ret;
+	scst_cmd_wq = alloc_workqueue("scst_cmd", WQ_HIGHPRI | WQ_MEM_RECLAIM,
+				      0);
+	if (!scst_cmd_wq) {
+		ret = -ENOMEM;
+		goto destroy_cmd_cache;
+	}
+	scst_tmf_wq = alloc_workqueue("scst_tmf", WQ_UNBOUND | WQ_MEM_RECLAIM,
+				      0);
+	if (!scst_tmf_wq) {
+		ret = -ENOMEM;
+		goto destroy_cmd_wq;
+	}
+
+	ret = scst_sysfs_init();
+	if (ret)
+		goto destroy_tmf_wq;
 
 	pr_info("target core version %s loaded\n", SCST_VERSION_STRING);
 	return 0;
+
+destroy_tmf_wq:
+	destroy_workqueue(scst_tmf_wq);
+destroy_cmd_wq:
+	destroy_workqueue(scst_cmd_wq);
+destroy_cmd_cache:
+	scst_cmd_cache_exit();
+	return ret;
 }
 
 static void __exit scst_exit(void)
 {
 	scst_sysfs_exit();
+	destroy_workqueue(scst_tmf_wq);
+	destroy_workqueue(scst_cmd_wq);
+	scst_cmd_cache_exit();
 	pr_info("target core unloaded\n");
 }
 

@@ -1,18 +1,211 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * scst_priv.h - state private to the target core module (scst.ko).
+ *
+ * Locking:
+ * - scst_mutex serializes every configuration change (handlers, devices,
+ *   targets, groups, LUNs, sessions) and the lists they live on. sysfs
+ *   show/store methods of an object never take it, except the mgmt files,
+ *   whose objects are never removed while the mutex is held for them.
+ * - A session's LUN map is RCU-protected: the command path looks LUNs up
+ *   without locks; a configuration change publishes a new map.
+ * - dev->dev_lock protects the task set of a device (ORDERED/SIMPLE
+ *   accounting, blocked commands) and its SPC-2 reservation.
+ * - sess->sess_lock protects the session's list of commands in flight.
  */
 #ifndef __SCST_PRIV_H
 #define __SCST_PRIV_H
 
 #include <linux/kobject.h>
+#include <linux/rcupdate.h>
+#include <linux/kthread.h>
+#include <scsi/scsi_proto.h>
 
 #include <scst.h>
+#include <scst_spc.h>
 
-/* The /sys/kernel/scst_tgt kobject; the root of the management tree. */
+/* A LUN of an access group: LUN number -> device. */
+struct scst_acg_dev {
+	struct scst_acg *acg;
+	struct scst_device *dev;
+	u64 lun;
+	bool read_only;
+	struct list_head acg_entry;	/* on acg->acg_dev_list, sorted by LUN */
+	struct list_head dev_entry;	/* on dev->lun_refs */
+	struct kobject kobj;		/* luns/<lun> */
+	struct completion kobj_released;
+};
+
+/* An initiator name pattern of an access group. */
+struct scst_acn {
+	struct list_head entry;
+	char name[SCST_PATTERN_MAX_LEN + 1];
+	struct kobj_attribute attr;	/* initiators/<pattern> file */
+};
+
+/*
+ * An access group: a set of initiator patterns and the LUNs they see. Each
+ * target has a default one (the target's own luns/), which sessions that
+ * match no group use.
+ */
+struct scst_acg {
+	struct scst_tgt *tgt;
+	char name[SCST_MAX_NAME];
+	bool is_default;
+	struct list_head tgt_entry;	/* on tgt->acg_list */
+	struct list_head acg_dev_list;
+	struct list_head acn_list;
+	cpumask_t cpu_mask;
+	struct kobject kobj;		/* ini_groups/<name> (not for default) */
+	struct kobject *luns_kobj;
+	struct kobject *initiators_kobj;
+	struct completion kobj_released;
+};
+
+/* A session's LUNs, sorted by LUN, looked up under RCU per command. */
+struct scst_lun_map {
+	struct rcu_head rcu;
+	unsigned int nr;
+	struct scst_tgt_dev *tgt_devs[];
+};
+
+/* A pending unit attention of one I_T_L nexus (SAM-5 5.14). */
+struct scst_ua {
+	struct list_head entry;
+	u32 sense_code;
+};
+
+/* Worker threads of a device (or of one nexus of it) for ->exec(). */
+struct scst_cmd_thread {
+	struct list_head entry;
+	struct task_struct *task;
+};
+
+/* Command states */
+enum scst_cmd_state {
+	SCST_CMD_STATE_INIT = 0,
+	SCST_CMD_STATE_PREPARE_SPACE,
+	SCST_CMD_STATE_DATA_WAIT,
+	SCST_CMD_STATE_TASK_SET,
+	SCST_CMD_STATE_EXEC,
+	SCST_CMD_STATE_EXEC_WAIT,
+	SCST_CMD_STATE_XMIT,
+	SCST_CMD_STATE_XMIT_WAIT,
+	SCST_CMD_STATE_FINISHED,
+};
+
+/* cmd->flags bits */
+#define SCST_CMD_ABORTED	0
+#define SCST_CMD_NO_RESP	1	/* aborted by the TMF of another nexus */
+
+/* Unit attention scope for scst_dev_add_ua() and friends. */
+extern struct mutex scst_mutex;
+extern struct list_head scst_template_list;
+extern struct list_head scst_dev_type_list;
+extern struct list_head scst_dev_list;
 extern struct kobject *scst_root_kobj;
+extern struct kobject *scst_targets_kobj;
+extern struct kobject *scst_devices_kobj;
+extern struct kobject *scst_handlers_kobj;
+extern struct workqueue_struct *scst_cmd_wq;
+extern struct workqueue_struct *scst_tmf_wq;
+extern wait_queue_head_t scst_tmf_waitq;
+extern int scst_last_mgmt_res;
+extern unsigned int scst_setup_id;
 
+/* scst_main.c */
+struct scst_tgt_template *scst_find_template(const char *name);
+struct scst_dev_type *scst_find_dev_type(const char *name);
+struct scst_device *scst_find_device(const char *name);
+
+/* scst_tgt.c: targets, sessions, access groups, LUN maps */
+struct scst_acg *scst_alloc_acg(struct scst_tgt *tgt, const char *name,
+				bool is_default);
+void scst_del_acg(struct scst_acg *acg);
+struct scst_acg *scst_find_acg(struct scst_tgt *tgt, const char *name);
+int scst_acg_add_lun(struct scst_acg *acg, struct scst_device *dev, u64 lun,
+		     bool read_only, bool replace);
+int scst_acg_del_lun(struct scst_acg *acg, u64 lun, bool gen_ua);
+void scst_acg_clear_luns(struct scst_acg *acg);
+int scst_acg_add_acn(struct scst_acg *acg, const char *pattern);
+int scst_acg_del_acn(struct scst_acg *acg, const char *pattern);
+void scst_acg_clear_acns(struct scst_acg *acg);
+void scst_tgt_reassign_sessions(struct scst_tgt *tgt);
+void scst_dev_remove_luns(struct scst_device *dev);
+struct scst_tgt_dev *scst_lookup_tgt_dev(struct scst_session *sess, u64 lun);
+void scst_put_tgt_dev(struct scst_tgt_dev *tgt_dev);
+int scst_tgt_set_enabled(struct scst_tgt *tgt, bool enable);
+
+/* scst_cmd.c: the command path */
+void scst_process_cmd(struct scst_cmd *cmd);
+void scst_cmd_work_fn(struct work_struct *work);
+void scst_dev_task_set_done(struct scst_cmd *cmd);
+void scst_free_cmd(struct scst_cmd *cmd);
+void scst_set_sense(struct scst_cmd *cmd, u32 sense_code);
+void scst_do_exec(struct scst_cmd *cmd);
+int scst_cmd_cache_init(void);
+void scst_cmd_cache_exit(void);
+
+/* scst_ua.c: unit attentions */
+void scst_tgt_dev_add_ua(struct scst_tgt_dev *tgt_dev, u32 sense_code);
+void scst_dev_add_ua(struct scst_device *dev, u32 sense_code,
+		     struct scst_tgt_dev *except);
+void scst_sess_add_ua(struct scst_session *sess, u32 sense_code);
+bool scst_tgt_dev_pop_ua(struct scst_tgt_dev *tgt_dev, u32 *sense_code);
+void scst_sess_clear_ua(struct scst_session *sess, u32 sense_code);
+void scst_tgt_dev_free_uas(struct scst_tgt_dev *tgt_dev);
+
+/* scst_emul.c: commands the core executes itself */
+bool scst_cmd_core_emulated(const struct scst_cmd *cmd);
+bool scst_emulate_cmd(struct scst_cmd *cmd);
+void scst_emulate_no_lun(struct scst_cmd *cmd);
+bool scst_check_reservation(struct scst_cmd *cmd);
+
+/* scst_tm.c: task management */
+void scst_abort_sess_cmds_and_wait(struct scst_session *sess);
+void scst_dev_reset(struct scst_device *dev, struct scst_session *from);
+
+/* scst_threads.c */
+int scst_dev_start_threads(struct scst_device *dev);
+void scst_dev_stop_threads(struct scst_device *dev);
+void scst_dev_queue_exec(struct scst_cmd *cmd);
+int scst_dev_set_threads_num(struct scst_device *dev, int n);
+ssize_t scst_dev_threads_pids(struct scst_device *dev, char *buf);
+
+/* sysfs */
 int scst_sysfs_init(void);
 void scst_sysfs_exit(void);
+int scst_sysfs_tgtt_add(struct scst_tgt_template *tgtt);
+void scst_sysfs_tgtt_del(struct scst_tgt_template *tgtt);
+int scst_sysfs_tgt_add(struct scst_tgt *tgt);
+void scst_sysfs_tgt_del(struct scst_tgt *tgt);
+int scst_sysfs_acg_add(struct scst_acg *acg);
+void scst_sysfs_acg_del(struct scst_acg *acg);
+int scst_sysfs_acg_dev_add(struct scst_acg_dev *acg_dev);
+void scst_sysfs_acg_dev_del(struct scst_acg_dev *acg_dev);
+int scst_sysfs_acn_add(struct scst_acg *acg, struct scst_acn *acn);
+void scst_sysfs_acn_del(struct scst_acg *acg, struct scst_acn *acn);
+int scst_sysfs_sess_add(struct scst_session *sess);
+void scst_sysfs_sess_del(struct scst_session *sess);
+void scst_sysfs_sess_free(struct scst_session *sess);
+void scst_sysfs_sess_update_luns_link(struct scst_session *sess);
+int scst_sysfs_devt_add(struct scst_dev_type *dt);
+void scst_sysfs_devt_del(struct scst_dev_type *dt);
+int scst_sysfs_dev_add(struct scst_device *dev);
+void scst_sysfs_dev_del(struct scst_device *dev);
+int scst_mgmt_write(const char *buf, size_t count,
+		    int (*handler)(struct scst_mgmt_line *line, void *ctx),
+		    unsigned int max_positional, void *ctx);
+
+/* Current length of sense data: both formats keep it in byte 7 (SPC-4). */
+static inline unsigned int scst_sense_len(const u8 *sense, size_t size)
+{
+	return min_t(size_t, 8 + sense[7], size);
+}
+
+static inline bool scst_cmd_is_aborted(const struct scst_cmd *cmd)
+{
+	return test_bit(SCST_CMD_ABORTED, &cmd->flags);
+}
 
 #endif /* __SCST_PRIV_H */

@@ -1,18 +1,88 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * scst_sysfs_root.c - the root of the management tree, /sys/kernel/scst_tgt.
+ * scst_sysfs_root.c - the root of the management tree, /sys/kernel/scst_tgt,
+ * and the handling of "mgmt" files shared by the whole tree.
  *
  * The layout and attribute names follow SCST's, so that scstadmin and the
- * administrators' scripts written for SCST keep working.
+ * administrators' scripts written for SCST keep working. Unlike SCST, a
+ * rejected mgmt command fails the write with the fitting errno (not always
+ * EIO) and logs one line naming the bad token; last_sysfs_mgmt_res holds
+ * the result of the last command either way.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kobject.h>
 #include <linux/sysfs.h>
+#include <linux/slab.h>
 
 #include "scst_priv.h"
 
 struct kobject *scst_root_kobj;
+struct kobject *scst_targets_kobj;
+struct kobject *scst_devices_kobj;
+struct kobject *scst_handlers_kobj;
+int scst_last_mgmt_res;
+unsigned int scst_setup_id;
+
+/**
+ * scst_mgmt_write() - run one line written to a mgmt file
+ * @buf: what was written
+ * @count: its length
+ * @handler: executes the parsed line
+ * @max_positional: positional words the command takes at most
+ * @ctx: passed to @handler
+ *
+ * Return: @count, or the negative errno of a bad line or of @handler.
+ */
+int scst_mgmt_write(const char *buf, size_t count,
+		    int (*handler)(struct scst_mgmt_line *line, void *ctx),
+		    unsigned int max_positional, void *ctx)
+{
+	struct scst_mgmt_line *line;
+	const char *bad = NULL;
+	char *copy;
+	int ret;
+
+	if (count > SCST_MGMT_MAX_LINE) {
+		pr_err("mgmt command longer than %d bytes\n",
+		       SCST_MGMT_MAX_LINE);
+		ret = -EINVAL;
+		goto out;
+	}
+	copy = kmemdup_nul(buf, count, GFP_KERNEL);
+	line = kzalloc(sizeof(*line), GFP_KERNEL);
+	if (!copy || !line) {
+		ret = -ENOMEM;
+		goto free;
+	}
+	ret = scst_mgmt_parse(copy, count, max_positional, line, &bad);
+	if (ret) {
+		pr_err("bad mgmt command at '%s': %s\n", bad ? bad : "",
+		       line->err_reason ? line->err_reason : "syntax error");
+		goto free;
+	}
+	ret = handler(line, ctx);
+free:
+	kfree(line);
+	kfree(copy);
+out:
+	WRITE_ONCE(scst_last_mgmt_res, ret);
+	return ret ? ret : (int)count;
+}
+
+/**
+ * scst_get_setup_id() - the administrator's setup_id
+ *
+ * Handlers mix it into the identities they derive from device names, so
+ * that two target systems with devices of the same name differ.
+ *
+ * Return: the value of /sys/kernel/scst_tgt/setup_id.
+ */
+unsigned int scst_get_setup_id(void)
+{
+	return READ_ONCE(scst_setup_id);
+}
+EXPORT_SYMBOL_GPL(scst_get_setup_id);
 
 static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
@@ -20,10 +90,53 @@ static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%s\n", SCST_VERSION_STRING);
 }
 
+static ssize_t last_sysfs_mgmt_res_show(struct kobject *kobj,
+					struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(scst_last_mgmt_res));
+}
+
+static ssize_t setup_id_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	unsigned int id = READ_ONCE(scst_setup_id);
+
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "0x%x\n", id), id);
+}
+
+static ssize_t setup_id_store(struct kobject *kobj, struct kobj_attribute *attr,
+			      const char *buf, size_t count)
+{
+	unsigned int id;
+	int ret;
+
+	ret = kstrtouint(buf, 0, &id);
+	if (ret) {
+		pr_err("setup_id: '%.*s' is not a number\n", (int)count, buf);
+		return ret;
+	}
+	WRITE_ONCE(scst_setup_id, id);
+	return count;
+}
+
+static ssize_t threads_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	/* commands run on per-CPU workers: one per online CPU */
+	return sysfs_emit(buf, "%u\n", num_online_cpus());
+}
+
 static struct kobj_attribute scst_version_attr = __ATTR_RO(version);
+static struct kobj_attribute scst_last_res_attr =
+	__ATTR_RO(last_sysfs_mgmt_res);
+static struct kobj_attribute scst_setup_id_attr = __ATTR_RW(setup_id);
+static struct kobj_attribute scst_threads_attr = __ATTR_RO(threads);
 
 static struct attribute *scst_root_attrs[] = {
 	&scst_version_attr.attr,
+	&scst_last_res_attr.attr,
+	&scst_setup_id_attr.attr,
+	&scst_threads_attr.attr,
 	NULL,
 };
 
@@ -33,19 +146,33 @@ static const struct attribute_group scst_root_group = {
 
 int scst_sysfs_init(void)
 {
-	int ret;
+	int ret = -ENOMEM;
 
 	scst_root_kobj = kobject_create_and_add(SCST_SYSFS_ROOT_NAME,
 						kernel_kobj);
 	if (!scst_root_kobj)
 		return -ENOMEM;
-
 	ret = sysfs_create_group(scst_root_kobj, &scst_root_group);
 	if (ret)
 		goto put_root;
 
+	ret = -ENOMEM;
+	scst_targets_kobj = kobject_create_and_add("targets", scst_root_kobj);
+	if (!scst_targets_kobj)
+		goto put_root;
+	scst_devices_kobj = kobject_create_and_add("devices", scst_root_kobj);
+	if (!scst_devices_kobj)
+		goto put_targets;
+	scst_handlers_kobj = kobject_create_and_add("handlers",
+						    scst_root_kobj);
+	if (!scst_handlers_kobj)
+		goto put_devices;
 	return 0;
 
+put_devices:
+	kobject_put(scst_devices_kobj);
+put_targets:
+	kobject_put(scst_targets_kobj);
 put_root:
 	kobject_put(scst_root_kobj);
 	scst_root_kobj = NULL;
@@ -54,6 +181,9 @@ put_root:
 
 void scst_sysfs_exit(void)
 {
+	kobject_put(scst_handlers_kobj);
+	kobject_put(scst_devices_kobj);
+	kobject_put(scst_targets_kobj);
 	sysfs_remove_group(scst_root_kobj, &scst_root_group);
 	kobject_put(scst_root_kobj);
 	scst_root_kobj = NULL;

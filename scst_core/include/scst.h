@@ -43,6 +43,7 @@
 #include <linux/completion.h>
 
 #include <scst_logic.h>
+#include <scst_spc.h>
 
 /*
  * Version reported in /sys/kernel/scst_tgt/version. Management tools that
@@ -283,8 +284,8 @@ struct scst_device {
 	struct kobject *exported_kobj;
 	struct list_head tgt_dev_list;		/* tgt_devs of this device */
 	struct list_head lun_refs;		/* scst_lun entries using it */
-	struct mutex dev_mutex;
-	spinlock_t dev_lock;
+	struct mutex dev_mutex;		/* threads_num changes */
+	spinlock_t dev_lock;		/* task set, reservation, tgt_devs */
 	/* SPC-2 reservation holder (RESERVE/RELEASE 6/10) */
 	struct scst_session *reserved_by;
 	/* task set: ORDERED commands and the simple ones that wait on them */
@@ -296,7 +297,7 @@ struct scst_device {
 	int threads_pool_type;
 	struct list_head threads;
 	struct list_head exec_queue;
-	spinlock_t exec_lock;
+	spinlock_t exec_lock;		/* exec_queue */
 	wait_queue_head_t exec_wq;
 	struct completion kobj_released;
 };
@@ -319,8 +320,9 @@ struct scst_tgt_dev {
 
 	/* private to the core */
 	struct list_head dev_entry;		/* on dev->tgt_dev_list */
-	spinlock_t ua_lock;
+	spinlock_t ua_lock;			/* ua_list */
 	struct list_head ua_list;		/* pending unit attentions */
+	bool ua_pending;			/* ua_list is not empty */
 	atomic_t cmd_count;
 };
 
@@ -344,14 +346,16 @@ struct scst_session {
 	struct kobject *luns_link_target;
 	struct scst_acg *acg;			/* the access group it matched */
 	struct scst_lun_map __rcu *lun_map;	/* its LUNs, RCU-read per cmd */
-	spinlock_t sess_lock;
+	spinlock_t sess_lock;			/* cmd_list */
 	struct list_head cmd_list;		/* commands in flight */
 	atomic_t active_cmds;
+	atomic_t active_tmfs;
 	atomic64_t commands;
 	atomic64_t read_cmds, write_cmds, read_bytes, write_bytes;
 	bool shutting_down;
+	bool close_requested;
 	void (*unreg_done)(struct scst_session *sess);
-	struct completion *unreg_wait;
+	struct work_struct unreg_work;
 	struct completion kobj_released;
 };
 
@@ -392,7 +396,9 @@ struct scst_tgt {
  * @expected_dir: direction the transport announced
  * @expected_len: data-out or data-in length the transport announced
  * @data_direction: direction the CDB asks for (after parse)
- * @bufflen: length of the data buffer the CDB asks for (after parse)
+ * @bufflen: length of the data buffer (after parse; the CDB's length cut
+ *	to the expected data-in length)
+ * @cdb_bufflen: the length the CDB asks for
  * @lba: first LBA (after parse, for commands that have one)
  * @nblocks: number of logical blocks (after parse)
  * @sg: the data buffer; @sg_cnt its number of entries
@@ -416,6 +422,7 @@ struct scst_cmd {
 
 	enum scst_data_direction data_direction;
 	u32 bufflen;
+	u32 cdb_bufflen;
 	u64 lba;
 	u64 nblocks;
 	u32 cdb_flags;
@@ -438,7 +445,8 @@ struct scst_cmd {
 	struct list_head sess_entry;	/* on sess->cmd_list */
 	struct list_head queue_entry;	/* on a worker or blocked list */
 	struct work_struct work;
-	struct scst_mgmt_cmd *abort_mcmd;
+	atomic_t exec_refs;
+	u64 abort_gen;
 	bool counted_on_dev;
 	bool ordered_blocker;
 };
@@ -461,7 +469,6 @@ struct scst_mgmt_cmd {
 	void *tgt_priv;
 
 	/* private to the core */
-	atomic_t pending;		/* affected commands not yet finished */
 	struct work_struct work;
 };
 
@@ -518,6 +525,7 @@ struct scst_device *scst_register_virtual_device(struct scst_dev_type *dt,
 						 void *dh_priv);
 void scst_unregister_virtual_device(struct scst_device *dev);
 void scst_dev_capacity_changed(struct scst_device *dev);
+unsigned int scst_get_setup_id(void);
 void scst_dev_mode_params_changed(struct scst_device *dev,
 				  struct scst_tgt_dev *except);
 
@@ -527,6 +535,8 @@ void scst_set_cmd_error(struct scst_cmd *cmd, u32 sense_code);
 void scst_set_cmd_error_field(struct scst_cmd *cmd, u32 sense_code,
 			      bool in_cdb, u16 byte, int bit);
 void scst_set_cmd_error_status(struct scst_cmd *cmd, u8 status);
+void scst_set_cmd_error_from(struct scst_cmd *cmd,
+			     const struct scst_cdb_err *err);
 void scst_set_resp_len(struct scst_cmd *cmd, u32 len);
 /* copy @len bytes at @buf into the command's data-in buffer */
 u32 scst_copy_to_sg(struct scst_cmd *cmd, const void *buf, u32 len);
@@ -557,5 +567,23 @@ static inline struct scst_session *scst_kobj_to_sess(struct kobject *kobj)
 
 /* The "[key]" line SCST appends to a non-default attribute value. */
 #define SCST_SYSFS_KEY_MARK	"[key]\n"
+
+/**
+ * scst_sysfs_emit_key() - end an attribute value SCST's way
+ * @buf: the sysfs buffer, holding @at bytes of value line
+ * @at: length of the value line
+ * @non_default: the value differs from the default
+ *
+ * scstadmin -write_config saves the attributes marked "[key]".
+ *
+ * Return: the total length.
+ */
+static inline ssize_t scst_sysfs_emit_key(char *buf, ssize_t at,
+					  bool non_default)
+{
+	if (non_default)
+		at += sysfs_emit_at(buf, at, SCST_SYSFS_KEY_MARK);
+	return at;
+}
 
 #endif /* __SCST_H */

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vdisk.h - state shared by the files of scst_vdisk.ko: the virtual disk
+ * device handlers vdisk_blockio, vdisk_fileio and vdisk_nullio.
+ *
+ * vdisk_main.c     module, handler registration, add_device parameters,
+ *                  sysfs attributes, identities
+ * vdisk_spc.c      ->exec(): command dispatch and the SPC-4/SBC-3 commands
+ *                  emulated on top of the back ends (INQUIRY, MODE SENSE,
+ *                  VERIFY, COMPARE AND WRITE, WRITE SAME, UNMAP, ...)
+ * vdisk_blockio.c  bios straight to a block device, completed from end_io
+ * vdisk_fileio.c   the VFS, synchronously, on the device's worker threads
+ * vdisk_nullio.c   no backing store
+ */
+#ifndef __VDISK_H
+#define __VDISK_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include <linux/atomic.h>
+#include <linux/bvec.h>
+#include <linux/fs.h>
+
+#include <scst.h>
+
+#include "vdisk_compat.h"
+
+/* T10 VENDOR IDENTIFICATION, as SCST's (users' multipath.conf match it). */
+#define VDISK_VENDOR_BIO	"SCST_BIO"
+#define VDISK_VENDOR_FIO	"SCST_FIO"
+#define VDISK_PROD_REV		" 010"
+
+#define VDISK_T10_VEND_ID_LEN	8
+#define VDISK_PROD_ID_LEN	16
+/* SCST's t10_dev_id buffer: "<id in hex>-<name>" cut to 25 characters */
+#define VDISK_T10_DEV_ID_LEN	25
+#define VDISK_USN_LEN		20
+
+/* Defaults of the add_device parameters (SCST's). */
+#define VDISK_DEF_BLOCK_SIZE	512
+#define VDISK_DEF_NULLIO_MB	4096ULL
+
+/* Largest number of pages of the bounce buffer of VERIFY / COMPARE AND WRITE */
+#define VDISK_BOUNCE_PAGES	32
+
+/* Limits reported in the Block Limits VPD page (SBC-3 6.5.3). */
+#define VDISK_MAX_CW_BLOCKS	255
+#define VDISK_MAX_UNMAP_DESCS	256
+#define VDISK_MAX_WS_BYTES	(64ULL << 20)
+
+struct vdisk_dev;
+
+/**
+ * struct vdisk_range - a range of logical blocks
+ * @lba: first block
+ * @nblocks: number of blocks
+ */
+struct vdisk_range {
+	u64 lba;
+	u64 nblocks;
+};
+
+/**
+ * struct vdisk_backend - how one handler reaches its backing store
+ * @name: handler name ("vdisk_blockio")
+ * @vendor: default T10 vendor identification
+ * @has_filename: the filename parameter is required
+ * @lbprz: deallocated blocks read back as zeros (SBC-3 4.7.3.2)
+ * @open: open the backing store named by vdev->filename and set
+ *	vdev->backing_size; check vdev->block_size against it; log one line
+ *	and return an errno on failure
+ * @close: release what @open took
+ * @get_size: the current size of the backing store in bytes
+ * @thin_capable: whether the backing store can deallocate blocks
+ * @rw: execute a READ or WRITE over the command's buffer, @len bytes at
+ *	@pos; complete the command with vdisk_cmd_done(), maybe later
+ * @flush: make the written data durable (SYNCHRONIZE CACHE); complete the
+ *	command with vdisk_cmd_done()
+ * @unmap: deallocate the @nr @ranges; complete the command with
+ *	vdisk_cmd_done(); @ranges is freed when @unmap returns
+ * @write_same: write the logical block held by @page to @nblocks blocks
+ *	from @lba; own @page (free it when done); complete the command with
+ *	vdisk_cmd_done()
+ * @write_zeroes: set @nblocks blocks from @lba to zero, deallocating them
+ *	if @unmap; synchronous; return 0 or an errno
+ * @sync_io: synchronous read or write of @len bytes at @pos to or from
+ *	the @nr bio_vecs of @bv; return 0 or an errno
+ * @lba_status: the provisioning status of the extent that starts at @lba:
+ *	whether it is mapped and how many blocks it spans (optional: all
+ *	mapped)
+ */
+struct vdisk_backend {
+	const char *name;
+	const char *vendor;
+	bool has_filename;
+	bool lbprz;
+	int (*open)(struct vdisk_dev *vdev);
+	void (*close)(struct vdisk_dev *vdev);
+	int (*get_size)(struct vdisk_dev *vdev, loff_t *size);
+	bool (*thin_capable)(struct vdisk_dev *vdev);
+	void (*rw)(struct scst_cmd *cmd, bool write, bool fua, loff_t pos,
+		   u32 len);
+	void (*flush)(struct scst_cmd *cmd);
+	void (*unmap)(struct scst_cmd *cmd, const struct vdisk_range *ranges,
+		      unsigned int nr);
+	void (*write_same)(struct scst_cmd *cmd, struct page *page, u64 lba,
+			   u64 nblocks);
+	int (*write_zeroes)(struct vdisk_dev *vdev, u64 lba, u64 nblocks,
+			    bool unmap);
+	int (*sync_io)(struct vdisk_dev *vdev, bool write, bool fua, loff_t pos,
+		       struct bio_vec *bv, unsigned int nr, size_t len);
+	int (*lba_status)(struct vdisk_dev *vdev, u64 lba, u64 *nblocks,
+			  bool *mapped);
+};
+
+/**
+ * struct vdisk_dev - one virtual disk
+ * @list_entry: on vdisk_dev_list
+ * @dev: the core's device
+ * @be: its back end
+ * @name: device name
+ * @filename: backing file or block device (blockio, fileio)
+ * @bdev: the open block device (blockio)
+ * @filp: the open file (fileio)
+ * @backing_size: size of the backing store in bytes, as last read
+ * @size: exported size in bytes, a multiple of @block_size
+ * @block_size: logical block size
+ * @block_shift: log2(@block_size)
+ * @phys_blocks: logical blocks per physical block of the backing store
+ * @unmap_gran: deallocation granularity of the backing store in blocks
+ * @read_only: read_only parameter
+ * @nv_cache: SYNCHRONIZE CACHE and FUA are no-ops: the cache does not lose
+ *	data on power loss
+ * @write_through: writes reach stable storage before they complete; the
+ *	caching mode page's WCE bit changes it at run time
+ * @def_write_through: @write_through as created (the attribute's default)
+ * @o_direct: fileio: O_DIRECT
+ * @async: fileio: accepted for SCST compatibility; I/O is synchronous
+ * @thin_provisioned: UNMAP and WRITE SAME with UNMAP deallocate blocks
+ * @thin_set: thin_provisioned was given explicitly
+ * @thin_default: what thin_provisioned would be if not given
+ * @rotational: INQUIRY page B1h reports a rotating medium
+ * @removable: INQUIRY RMB bit
+ * @size_set: the size was given explicitly (nullio)
+ * @id: source of the NAA and EUI-64 designators (SCST's dev_id_num)
+ * @t10_vend_id: T10 vendor identification
+ * @prod_id: product identification
+ * @t10_dev_id: vendor specific part of the T10 vendor ID designator
+ * @usn: unit serial number (VPD page 80h)
+ * @t10_vend_id_set: @t10_vend_id was given explicitly; same for the others
+ * @prod_id_set: see @t10_vend_id_set
+ * @t10_dev_id_set: see @t10_vend_id_set
+ * @usn_set: see @t10_vend_id_set
+ * @cfg_mutex: serializes resync_size writes and MODE SELECT
+ * @caw_mutex: serializes COMPARE AND WRITE commands
+ * @caw_active: a COMPARE AND WRITE owns the medium; new writes wait
+ * @writes_inflight: medium-modifying commands executing
+ * @caw_wq: where writes wait for @caw_active and the COMPARE AND WRITE
+ *	for @writes_inflight
+ */
+struct vdisk_dev {
+	struct list_head list_entry;
+	struct scst_device *dev;
+	const struct vdisk_backend *be;
+	char name[SCST_MAX_NAME];
+	char *filename;
+
+	struct vdisk_bdev_handle bdev;
+	struct file *filp;
+	loff_t backing_size;
+	loff_t size;
+
+	u32 block_size;
+	u8 block_shift;
+	u32 phys_blocks;
+	u32 unmap_gran;
+
+	bool read_only;
+	bool nv_cache;
+	bool write_through;
+	bool def_write_through;
+	bool o_direct;
+	bool async;
+	bool thin_provisioned;
+	bool thin_set;
+	bool thin_default;
+	bool rotational;
+	bool removable;
+	bool size_set;
+
+	u64 id;
+	char t10_vend_id[VDISK_T10_VEND_ID_LEN + 1];
+	char prod_id[VDISK_PROD_ID_LEN + 1];
+	char t10_dev_id[VDISK_T10_DEV_ID_LEN + 1];
+	char usn[VDISK_USN_LEN + 1];
+	bool t10_vend_id_set;
+	bool prod_id_set;
+	bool t10_dev_id_set;
+	bool usn_set;
+
+	struct mutex cfg_mutex;		/* resync_size, MODE SELECT */
+	struct mutex caw_mutex;		/* one COMPARE AND WRITE at a time */
+	bool caw_active;
+	atomic_t writes_inflight;
+	wait_queue_head_t caw_wq;
+};
+
+static inline struct vdisk_dev *vdisk_cmd_vdev(const struct scst_cmd *cmd)
+{
+	return cmd->dev->dh_priv;
+}
+
+/* FUA for a write: forced by write_through, meaningless with nv_cache */
+static inline bool vdisk_write_fua(const struct vdisk_dev *vdev, bool fua)
+{
+	if (vdev->nv_cache)
+		return false;
+	return fua || READ_ONCE(vdev->write_through);
+}
+
+/* vdisk_spc.c */
+enum scst_exec_res vdisk_exec(struct scst_cmd *cmd);
+void vdisk_write_begin(struct vdisk_dev *vdev);
+void vdisk_write_end(struct vdisk_dev *vdev);
+void vdisk_cmd_done(struct scst_cmd *cmd, bool write);
+void vdisk_set_io_error(struct scst_cmd *cmd, int err, bool write);
+unsigned int vdisk_sg_to_bvec(struct scst_cmd *cmd, u32 skip, u32 len,
+			      struct bio_vec *bv, unsigned int max);
+
+/*
+ * NEEDS-CORE: unsigned int scst_get_setup_id(void), exported by scst.ko:
+ * the value of its setup_id module parameter (default 0), as SCST's. It
+ * goes into the upper 32 bits of each device's identity so that two target
+ * systems with devices of the same name export different unit serial
+ * numbers and designators. Until the core has it, the setup ID is SCST's
+ * default, 0; then replace this macro by the call.
+ */
+#define vdisk_setup_id()	0U
+
+/* back ends */
+extern const struct vdisk_backend vdisk_blockio_backend;
+extern const struct vdisk_backend vdisk_fileio_backend;
+extern const struct vdisk_backend vdisk_nullio_backend;
+
+#endif /* __VDISK_H */

@@ -1,0 +1,882 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vdisk_main.c - scst_vdisk.ko: the virtual disk device handlers
+ * vdisk_blockio, vdisk_fileio and vdisk_nullio. Module entry points,
+ * handler registration, the add_device parameters, the device attributes
+ * under devices/<name>/ and the identities reported in INQUIRY data.
+ *
+ *   echo "add_device disk1 filename=/dev/sdb; blocksize=4096" \
+ *	>/sys/kernel/scst_tgt/handlers/vdisk_blockio/mgmt
+ *   echo "add_device null1 size_mb=1024" \
+ *	>/sys/kernel/scst_tgt/handlers/vdisk_nullio/mgmt
+ *   echo "del_device disk1" >/sys/kernel/scst_tgt/handlers/vdisk_blockio/mgmt
+ *
+ * Attributes read as SCST's: the value, then a "[key]" line when it
+ * differs from the default, which is what scstadmin -write_config saves.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/crc32.h>
+#include <linux/kobject.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "vdisk.h"
+
+/* Worker threads per vdisk_fileio device (SCST's default) */
+#define VDISK_FILEIO_THREADS	8
+
+/* All vdisk devices, of the three handlers; protected by vdisk_mutex. */
+static LIST_HEAD(vdisk_dev_list);
+static DEFINE_MUTEX(vdisk_mutex);
+
+/* ---------------------------------------------------------------------- */
+/* Identities                                                             */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * As SCST: a 64-bit number from the setup ID and the CRC32C of the device
+ * name (with its terminating NUL), so that a device keeps its identity
+ * across restarts and a renamed copy gets another. The unit serial number
+ * is its hex form, the T10 device ID "<hex>-<name>", and it is the source
+ * of the NAA and EUI-64 designators of VPD page 83h.
+ */
+static void vdisk_set_identity(struct vdisk_dev *vdev)
+{
+	u32 crc = __crc32c_le(0, (const u8 *)vdev->name,
+			      strlen(vdev->name) + 1);
+
+	vdev->id = (u64)vdisk_setup_id() << 32 | crc;
+	if (!vdev->t10_vend_id_set)
+		strscpy(vdev->t10_vend_id, vdev->be->vendor,
+			sizeof(vdev->t10_vend_id));
+	if (!vdev->prod_id_set)
+		strscpy(vdev->prod_id, vdev->name, sizeof(vdev->prod_id));
+	if (!vdev->t10_dev_id_set)
+		scnprintf(vdev->t10_dev_id, sizeof(vdev->t10_dev_id),
+			  "%llx-%s", vdev->id, vdev->name);
+	if (!vdev->usn_set)
+		scnprintf(vdev->usn, sizeof(vdev->usn), "%llx", vdev->id);
+}
+
+/* ---------------------------------------------------------------------- */
+/* add_device parameters                                                  */
+/* ---------------------------------------------------------------------- */
+
+static const char *const vdisk_blockio_params[] = {
+	"filename", "blocksize", "read_only", "nv_cache", "write_through",
+	"thin_provisioned", "rotational", "removable", "t10_vend_id",
+	"t10_dev_id", "prod_id", "usn", NULL,
+};
+
+static const char *const vdisk_fileio_params[] = {
+	"filename", "blocksize", "read_only", "nv_cache", "write_through",
+	"o_direct", "async", "thin_provisioned", "rotational", "removable",
+	"t10_vend_id", "t10_dev_id", "prod_id", "usn", NULL,
+};
+
+static const char *const vdisk_nullio_params[] = {
+	"size", "size_mb", "blocksize", "read_only", "thin_provisioned",
+	"rotational", "removable", "t10_vend_id", "t10_dev_id", "prod_id",
+	"usn", NULL,
+};
+
+static int vdisk_param_bool(struct vdisk_dev *vdev,
+			    const struct scst_mgmt_line *line,
+			    const char *key, bool *val, bool *set)
+{
+	const char *v = scst_mgmt_get_param(line, key);
+
+	if (!v)
+		return 0;
+	if (scst_mgmt_parse_bool(v, val)) {
+		pr_err("%s: %s=%s: the value must be 0 or 1\n", vdev->name,
+		       key, v);
+		return -EINVAL;
+	}
+	if (set)
+		*set = true;
+	return 0;
+}
+
+/* An identity string: printable ASCII (SPC-4 4.4.1), at most @size - 1. */
+static int vdisk_param_str(struct vdisk_dev *vdev,
+			   const struct scst_mgmt_line *line,
+			   const char *key, char *val, size_t size, bool *set)
+{
+	const char *v = scst_mgmt_get_param(line, key);
+	const char *p;
+
+	if (!v)
+		return 0;
+	if (strlen(v) >= size) {
+		pr_err("%s: %s=%s: longer than %zu characters\n", vdev->name,
+		       key, v, size - 1);
+		return -EINVAL;
+	}
+	for (p = v; *p; p++) {
+		if (*p < 0x20 || *p > 0x7e) {
+			pr_err("%s: %s=%s: not printable ASCII\n", vdev->name,
+			       key, v);
+			return -EINVAL;
+		}
+	}
+	strscpy(val, v, size);
+	*set = true;
+	return 0;
+}
+
+/* nullio's size: size= in bytes or size_mb= in MiB, a multiple of blocks */
+static int vdisk_param_size(struct vdisk_dev *vdev,
+			    const struct scst_mgmt_line *line)
+{
+	const char *bytes = scst_mgmt_get_param(line, "size");
+	const char *mb = scst_mgmt_get_param(line, "size_mb");
+	u64 val;
+
+	vdev->backing_size = VDISK_DEF_NULLIO_MB << 20;
+	if (bytes && mb) {
+		pr_err("%s: size=%s and size_mb=%s: give only one\n",
+		       vdev->name, bytes, mb);
+		return -EINVAL;
+	}
+	if (bytes) {
+		if (scst_mgmt_parse_u64(bytes, &val) || !val ||
+		    val > LLONG_MAX) {
+			pr_err("%s: size=%s: not a size in bytes\n",
+			       vdev->name, bytes);
+			return -EINVAL;
+		}
+	} else if (mb) {
+		if (scst_mgmt_parse_u64(mb, &val) || !val ||
+		    val > (LLONG_MAX >> 20)) {
+			pr_err("%s: size_mb=%s: not a size in MiB\n",
+			       vdev->name, mb);
+			return -EINVAL;
+		}
+		val <<= 20;
+	} else {
+		return 0;
+	}
+	vdev->backing_size = val;
+	vdev->size_set = true;
+	return 0;
+}
+
+/**
+ * vdisk_parse_params() - apply the add_device parameters to a new device
+ * @vdev: the device, with its defaults set
+ * @line: the parsed mgmt line; its keys are known to the handler
+ *
+ * Logs one line naming the first bad parameter.
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+static int vdisk_parse_params(struct vdisk_dev *vdev,
+			      const struct scst_mgmt_line *line)
+{
+	const char *v;
+	u64 bs;
+	int ret;
+
+	if (vdev->be->has_filename) {
+		v = scst_mgmt_get_param(line, "filename");
+		if (!v) {
+			pr_err("%s: missing filename\n", vdev->name);
+			return -EINVAL;
+		}
+		if (v[0] != '/') {
+			pr_err("%s: filename=%s: not an absolute path\n",
+			       vdev->name, v);
+			return -EINVAL;
+		}
+		vdev->filename = kstrdup(v, GFP_KERNEL);
+		if (!vdev->filename)
+			return -ENOMEM;
+	} else {
+		ret = vdisk_param_size(vdev, line);
+		if (ret)
+			return ret;
+	}
+
+	v = scst_mgmt_get_param(line, "blocksize");
+	if (v) {
+		if (scst_mgmt_parse_u64(v, &bs) || (bs != 512 && bs != 4096)) {
+			pr_err("%s: blocksize=%s: must be 512 or 4096\n",
+			       vdev->name, v);
+			return -EINVAL;
+		}
+		vdev->block_size = bs;
+	}
+
+	ret = vdisk_param_bool(vdev, line, "read_only", &vdev->read_only,
+			       NULL) ?:
+	      vdisk_param_bool(vdev, line, "nv_cache", &vdev->nv_cache, NULL) ?:
+	      vdisk_param_bool(vdev, line, "write_through",
+			       &vdev->def_write_through, NULL) ?:
+	      vdisk_param_bool(vdev, line, "o_direct", &vdev->o_direct, NULL) ?:
+	      vdisk_param_bool(vdev, line, "async", &vdev->async, NULL) ?:
+	      vdisk_param_bool(vdev, line, "thin_provisioned",
+			       &vdev->thin_provisioned, &vdev->thin_set) ?:
+	      vdisk_param_bool(vdev, line, "rotational", &vdev->rotational,
+			       NULL) ?:
+	      vdisk_param_bool(vdev, line, "removable", &vdev->removable,
+			       NULL);
+	if (ret)
+		return ret;
+	vdev->write_through = vdev->def_write_through;
+
+	return vdisk_param_str(vdev, line, "t10_vend_id", vdev->t10_vend_id,
+			       sizeof(vdev->t10_vend_id),
+			       &vdev->t10_vend_id_set) ?:
+	       vdisk_param_str(vdev, line, "prod_id", vdev->prod_id,
+			       sizeof(vdev->prod_id), &vdev->prod_id_set) ?:
+	       vdisk_param_str(vdev, line, "t10_dev_id", vdev->t10_dev_id,
+			       sizeof(vdev->t10_dev_id),
+			       &vdev->t10_dev_id_set) ?:
+	       vdisk_param_str(vdev, line, "usn", vdev->usn,
+			       sizeof(vdev->usn), &vdev->usn_set);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Geometry and size                                                      */
+/* ---------------------------------------------------------------------- */
+
+/* The exported size: the backing store's, cut to whole blocks. */
+static int vdisk_set_geometry(struct vdisk_dev *vdev)
+{
+	if (!is_power_of_2(vdev->block_size) || vdev->block_size < 512 ||
+	    vdev->block_size > 4096) {
+		pr_err("%s: block size %u of %s is not supported\n",
+		       vdev->name, vdev->block_size, vdev->filename);
+		return -EINVAL;
+	}
+	vdev->block_shift = ilog2(vdev->block_size);
+	vdev->size = round_down(vdev->backing_size, (loff_t)vdev->block_size);
+	if (!vdev->size) {
+		pr_err("%s: %s is smaller than one block of %u bytes\n",
+		       vdev->name, vdev->filename ?: "size", vdev->block_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * thin_provisioned defaults to what the backing store can do for blockio
+ * and fileio (as SCST); asking for it where it cannot be done fails.
+ */
+static int vdisk_set_thin(struct vdisk_dev *vdev)
+{
+	bool capable = vdev->be->thin_capable(vdev);
+
+	vdev->thin_default = vdev->be->has_filename && capable;
+	if (!vdev->thin_set) {
+		vdev->thin_provisioned = vdev->thin_default;
+	} else if (vdev->thin_provisioned && !capable) {
+		pr_err("%s: thin_provisioned=1: %s cannot deallocate blocks\n",
+		       vdev->name, vdev->filename);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * vdisk_resync_size() - re-read the size of the backing store
+ * @vdev: the device
+ *
+ * Return: 1 when the capacity changed, 0 when it did not, or a negative
+ * errno.
+ */
+static int vdisk_resync_size(struct vdisk_dev *vdev)
+{
+	loff_t backing, size;
+	int ret;
+
+	mutex_lock(&vdev->cfg_mutex);
+	ret = vdev->be->get_size(vdev, &backing);
+	if (ret)
+		goto unlock;
+	size = round_down(backing, (loff_t)vdev->block_size);
+	if (!size) {
+		pr_err("%s: %s is now smaller than one block; size kept\n",
+		       vdev->name, vdev->filename);
+		ret = -EINVAL;
+		goto unlock;
+	}
+	vdev->backing_size = backing;
+	if (size != vdev->size) {
+		pr_info("%s: size changed from %lld to %lld bytes\n",
+			vdev->name, vdev->size, size);
+		WRITE_ONCE(vdev->size, size);
+		WRITE_ONCE(vdev->dev->nblocks, size >> vdev->block_shift);
+		ret = 1;
+	}
+unlock:
+	mutex_unlock(&vdev->cfg_mutex);
+	return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Devices                                                                */
+/* ---------------------------------------------------------------------- */
+
+/* ->attach(): the core registers the device; give it the geometry */
+static int vdisk_attach(struct scst_device *dev)
+{
+	struct vdisk_dev *vdev = dev->dh_priv;
+
+	vdev->dev = dev;
+	dev->block_size = vdev->block_size;
+	dev->block_shift = vdev->block_shift;
+	dev->nblocks = vdev->size >> vdev->block_shift;
+	dev->read_only = vdev->read_only;
+	/* the back ends reorder as they like: SCST's default */
+	dev->queue_alg = SCST_QUEUE_ALG_UNRESTRICTED;
+	return 0;
+}
+
+/*
+ * A session sees the device (->attach_tgt): the module stays loaded while
+ * initiators use its devices. NEEDS-CORE: the core should rather pin
+ * dev->handler->owner for each LUN that exports a device (and around the
+ * handler callbacks it makes from sysfs); these two then go.
+ */
+static int vdisk_attach_tgt(struct scst_tgt_dev *tgt_dev)
+{
+	__module_get(THIS_MODULE);
+	return 0;
+}
+
+/* Called with scst_mutex held, so vdisk_exit() cannot run under us. */
+static void vdisk_detach_tgt(struct scst_tgt_dev *tgt_dev)
+{
+	module_put(THIS_MODULE);
+}
+
+static struct vdisk_dev *vdisk_alloc(const struct vdisk_backend *be,
+				     const char *name)
+{
+	struct vdisk_dev *vdev;
+
+	vdev = kzalloc(sizeof(*vdev), GFP_KERNEL);
+	if (!vdev)
+		return NULL;
+	vdev->be = be;
+	strscpy(vdev->name, name, sizeof(vdev->name));
+	vdev->rotational = true;
+	mutex_init(&vdev->cfg_mutex);
+	mutex_init(&vdev->caw_mutex);
+	atomic_set(&vdev->writes_inflight, 0);
+	init_waitqueue_head(&vdev->caw_wq);
+	return vdev;
+}
+
+static void vdisk_free(struct vdisk_dev *vdev)
+{
+	kfree(vdev->filename);
+	kfree(vdev);
+}
+
+/**
+ * vdisk_add_device() - handlers/<h>/mgmt "add_device NAME k=v;..."
+ * @dt: the handler
+ * @be: its back end
+ * @name: the device name
+ * @line: the parsed mgmt line
+ *
+ * Nothing is left behind on failure: the backing store is closed again and
+ * the device not registered.
+ *
+ * Return: 0 or a negative errno, after logging one line.
+ */
+static int vdisk_add_device(struct scst_dev_type *dt,
+			    const struct vdisk_backend *be, const char *name,
+			    const struct scst_mgmt_line *line)
+{
+	struct scst_device *dev;
+	struct vdisk_dev *vdev;
+	int ret;
+
+	if (strlen(name) >= SCST_MAX_NAME) {
+		pr_err("device name %s is longer than %d characters\n", name,
+		       SCST_MAX_NAME - 1);
+		return -EINVAL;
+	}
+	vdev = vdisk_alloc(be, name);
+	if (!vdev)
+		return -ENOMEM;
+	ret = vdisk_parse_params(vdev, line);
+	if (ret)
+		goto free_vdev;
+	ret = be->open(vdev);
+	if (ret)
+		goto free_vdev;
+	ret = vdisk_set_geometry(vdev) ?: vdisk_set_thin(vdev);
+	if (ret)
+		goto close_backend;
+	vdisk_set_identity(vdev);
+
+	mutex_lock(&vdisk_mutex);
+	dev = scst_register_virtual_device(dt, name, vdev);
+	if (IS_ERR(dev)) {
+		ret = PTR_ERR(dev);
+		goto unlock;
+	}
+	list_add_tail(&vdev->list_entry, &vdisk_dev_list);
+	mutex_unlock(&vdisk_mutex);
+
+	pr_info("%s: %s device, %s%s%lld MiB, %llu blocks of %u bytes%s%s%s\n",
+		name, be->name, vdev->filename ?: "", vdev->filename ? ", " : "",
+		vdev->size >> 20, vdev->size >> vdev->block_shift,
+		vdev->block_size, vdev->read_only ? ", read-only" : "",
+		vdev->thin_provisioned ? ", thin provisioned" : "",
+		vdev->nv_cache ? ", nv_cache" :
+		vdev->write_through ? ", write through" : "");
+	return 0;
+
+unlock:
+	mutex_unlock(&vdisk_mutex);
+close_backend:
+	be->close(vdev);
+free_vdev:
+	vdisk_free(vdev);
+	return ret;
+}
+
+/* Unregister (waits for the device's commands), then close and free. */
+static void vdisk_destroy(struct vdisk_dev *vdev)
+{
+	scst_unregister_virtual_device(vdev->dev);
+	vdev->be->close(vdev);
+	vdisk_free(vdev);
+}
+
+static int vdisk_del_device(const struct vdisk_backend *be, const char *name)
+{
+	struct vdisk_dev *vdev;
+
+	mutex_lock(&vdisk_mutex);
+	list_for_each_entry(vdev, &vdisk_dev_list, list_entry) {
+		if (vdev->be == be && strcmp(vdev->name, name) == 0) {
+			list_del(&vdev->list_entry);
+			mutex_unlock(&vdisk_mutex);
+			vdisk_destroy(vdev);
+			return 0;
+		}
+	}
+	mutex_unlock(&vdisk_mutex);
+	pr_err("%s: del_device %s: no such device\n", be->name, name);
+	return -ENOENT;
+}
+
+static struct scst_dev_type vdisk_blockio_devtype;
+static struct scst_dev_type vdisk_fileio_devtype;
+static struct scst_dev_type vdisk_nullio_devtype;
+
+static int vdisk_blockio_add(const char *name,
+			     const struct scst_mgmt_line *line)
+{
+	return vdisk_add_device(&vdisk_blockio_devtype, &vdisk_blockio_backend,
+				name, line);
+}
+
+static int vdisk_fileio_add(const char *name, const struct scst_mgmt_line *line)
+{
+	return vdisk_add_device(&vdisk_fileio_devtype, &vdisk_fileio_backend,
+				name, line);
+}
+
+static int vdisk_nullio_add(const char *name, const struct scst_mgmt_line *line)
+{
+	return vdisk_add_device(&vdisk_nullio_devtype, &vdisk_nullio_backend,
+				name, line);
+}
+
+static int vdisk_blockio_del(const char *name)
+{
+	return vdisk_del_device(&vdisk_blockio_backend, name);
+}
+
+static int vdisk_fileio_del(const char *name)
+{
+	return vdisk_del_device(&vdisk_fileio_backend, name);
+}
+
+static int vdisk_nullio_del(const char *name)
+{
+	return vdisk_del_device(&vdisk_nullio_backend, name);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Device attributes (devices/<name>/)                                    */
+/* ---------------------------------------------------------------------- */
+
+static struct vdisk_dev *vdisk_kobj_vdev(struct kobject *kobj)
+{
+	return scst_kobj_to_dev(kobj)->dh_priv;
+}
+
+/* The "[key]" line of a value that scstadmin -write_config must save */
+static ssize_t vdisk_emit_key(char *buf, ssize_t n, bool key)
+{
+	if (key)
+		n += sysfs_emit_at(buf, n, "%s", SCST_SYSFS_KEY_MARK);
+	return n;
+}
+
+static ssize_t vdisk_emit_str(char *buf, const char *val, bool key)
+{
+	return vdisk_emit_key(buf, sysfs_emit(buf, "%s\n", val), key);
+}
+
+/* A 0/1 attribute: a key when it is not the default */
+static ssize_t vdisk_emit_bool(char *buf, bool val, bool def)
+{
+	return vdisk_emit_key(buf, sysfs_emit(buf, "%d\n", val), val != def);
+}
+
+static ssize_t vdisk_read_only_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	return vdisk_emit_bool(buf, vdisk_kobj_vdev(kobj)->read_only, false);
+}
+
+static ssize_t vdisk_nv_cache_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	return vdisk_emit_bool(buf, vdisk_kobj_vdev(kobj)->nv_cache, false);
+}
+
+/* The current state: MODE SELECT may have changed it (caching page WCE) */
+static ssize_t vdisk_write_through_show(struct kobject *kobj,
+					struct kobj_attribute *attr, char *buf)
+{
+	struct vdisk_dev *vdev = vdisk_kobj_vdev(kobj);
+
+	return vdisk_emit_bool(buf, READ_ONCE(vdev->write_through), false);
+}
+
+static ssize_t vdisk_o_direct_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	return vdisk_emit_bool(buf, vdisk_kobj_vdev(kobj)->o_direct, false);
+}
+
+static ssize_t vdisk_async_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return vdisk_emit_bool(buf, vdisk_kobj_vdev(kobj)->async, false);
+}
+
+static ssize_t vdisk_rotational_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	return vdisk_emit_bool(buf, vdisk_kobj_vdev(kobj)->rotational, true);
+}
+
+static ssize_t vdisk_removable_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	return vdisk_emit_bool(buf, vdisk_kobj_vdev(kobj)->removable, false);
+}
+
+/* A key only when given explicitly and unlike what the device offers. */
+static ssize_t vdisk_thin_provisioned_show(struct kobject *kobj,
+					   struct kobj_attribute *attr,
+					   char *buf)
+{
+	struct vdisk_dev *vdev = vdisk_kobj_vdev(kobj);
+	ssize_t n = sysfs_emit(buf, "%d\n", vdev->thin_provisioned);
+
+	return vdisk_emit_key(buf, n, vdev->thin_set &&
+			      vdev->thin_provisioned != vdev->thin_default);
+}
+
+static ssize_t vdisk_filename_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	return vdisk_emit_str(buf, vdisk_kobj_vdev(kobj)->filename, true);
+}
+
+static ssize_t vdisk_blocksize_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	u32 bs = vdisk_kobj_vdev(kobj)->block_size;
+
+	return vdisk_emit_key(buf, sysfs_emit(buf, "%u\n", bs),
+			      bs != VDISK_DEF_BLOCK_SIZE);
+}
+
+static ssize_t vdisk_size_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	struct vdisk_dev *vdev = vdisk_kobj_vdev(kobj);
+	ssize_t n = sysfs_emit(buf, "%lld\n", READ_ONCE(vdev->size));
+
+	return vdisk_emit_key(buf, n, vdev->size_set);
+}
+
+static ssize_t vdisk_size_mb_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	struct vdisk_dev *vdev = vdisk_kobj_vdev(kobj);
+	ssize_t n = sysfs_emit(buf, "%lld\n", READ_ONCE(vdev->size) >> 20);
+
+	return vdisk_emit_key(buf, n, vdev->size_set);
+}
+
+static ssize_t vdisk_t10_vend_id_show(struct kobject *kobj,
+				      struct kobj_attribute *attr, char *buf)
+{
+	struct vdisk_dev *vdev = vdisk_kobj_vdev(kobj);
+
+	return vdisk_emit_str(buf, vdev->t10_vend_id, vdev->t10_vend_id_set);
+}
+
+static ssize_t vdisk_t10_dev_id_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	struct vdisk_dev *vdev = vdisk_kobj_vdev(kobj);
+
+	return vdisk_emit_str(buf, vdev->t10_dev_id, vdev->t10_dev_id_set);
+}
+
+static ssize_t vdisk_prod_id_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	struct vdisk_dev *vdev = vdisk_kobj_vdev(kobj);
+
+	return vdisk_emit_str(buf, vdev->prod_id, vdev->prod_id_set);
+}
+
+static ssize_t vdisk_usn_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
+{
+	struct vdisk_dev *vdev = vdisk_kobj_vdev(kobj);
+
+	return vdisk_emit_str(buf, vdev->usn, vdev->usn_set);
+}
+
+/*
+ * Writing 1 re-reads the size of the backing store (after the file or the
+ * block device was resized); when it changed, the initiators get CAPACITY
+ * DATA HAS CHANGED.
+ */
+static ssize_t vdisk_resync_size_store(struct kobject *kobj,
+				       struct kobj_attribute *attr,
+				       const char *buf, size_t count)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	bool val;
+	int ret;
+
+	ret = kstrtobool(buf, &val);
+	if (ret || !val) {
+		pr_err("%s: resync_size: write 1 to re-read the size\n",
+		       dev->name);
+		return -EINVAL;
+	}
+	ret = vdisk_resync_size(dev->dh_priv);
+	if (ret < 0)
+		return ret;
+	if (ret)
+		scst_dev_capacity_changed(dev);
+	return count;
+}
+
+static struct kobj_attribute vdisk_read_only_attr =
+	__ATTR(read_only, 0444, vdisk_read_only_show, NULL);
+static struct kobj_attribute vdisk_nv_cache_attr =
+	__ATTR(nv_cache, 0444, vdisk_nv_cache_show, NULL);
+static struct kobj_attribute vdisk_write_through_attr =
+	__ATTR(write_through, 0444, vdisk_write_through_show, NULL);
+static struct kobj_attribute vdisk_o_direct_attr =
+	__ATTR(o_direct, 0444, vdisk_o_direct_show, NULL);
+static struct kobj_attribute vdisk_async_attr =
+	__ATTR(async, 0444, vdisk_async_show, NULL);
+static struct kobj_attribute vdisk_rotational_attr =
+	__ATTR(rotational, 0444, vdisk_rotational_show, NULL);
+static struct kobj_attribute vdisk_removable_attr =
+	__ATTR(removable, 0444, vdisk_removable_show, NULL);
+static struct kobj_attribute vdisk_thin_provisioned_attr =
+	__ATTR(thin_provisioned, 0444, vdisk_thin_provisioned_show, NULL);
+static struct kobj_attribute vdisk_filename_attr =
+	__ATTR(filename, 0444, vdisk_filename_show, NULL);
+static struct kobj_attribute vdisk_blocksize_attr =
+	__ATTR(blocksize, 0444, vdisk_blocksize_show, NULL);
+static struct kobj_attribute vdisk_size_attr =
+	__ATTR(size, 0444, vdisk_size_show, NULL);
+static struct kobj_attribute vdisk_size_mb_attr =
+	__ATTR(size_mb, 0444, vdisk_size_mb_show, NULL);
+static struct kobj_attribute vdisk_t10_vend_id_attr =
+	__ATTR(t10_vend_id, 0444, vdisk_t10_vend_id_show, NULL);
+static struct kobj_attribute vdisk_t10_dev_id_attr =
+	__ATTR(t10_dev_id, 0444, vdisk_t10_dev_id_show, NULL);
+static struct kobj_attribute vdisk_prod_id_attr =
+	__ATTR(prod_id, 0444, vdisk_prod_id_show, NULL);
+static struct kobj_attribute vdisk_usn_attr =
+	__ATTR(usn, 0444, vdisk_usn_show, NULL);
+static struct kobj_attribute vdisk_resync_size_attr =
+	__ATTR(resync_size, 0200, NULL, vdisk_resync_size_store);
+
+static const struct attribute *vdisk_blockio_attrs[] = {
+	&vdisk_filename_attr.attr,
+	&vdisk_blocksize_attr.attr,
+	&vdisk_read_only_attr.attr,
+	&vdisk_nv_cache_attr.attr,
+	&vdisk_write_through_attr.attr,
+	&vdisk_thin_provisioned_attr.attr,
+	&vdisk_rotational_attr.attr,
+	&vdisk_removable_attr.attr,
+	&vdisk_t10_vend_id_attr.attr,
+	&vdisk_t10_dev_id_attr.attr,
+	&vdisk_prod_id_attr.attr,
+	&vdisk_usn_attr.attr,
+	&vdisk_size_attr.attr,
+	&vdisk_size_mb_attr.attr,
+	&vdisk_resync_size_attr.attr,
+	NULL,
+};
+
+static const struct attribute *vdisk_fileio_attrs[] = {
+	&vdisk_filename_attr.attr,
+	&vdisk_blocksize_attr.attr,
+	&vdisk_read_only_attr.attr,
+	&vdisk_nv_cache_attr.attr,
+	&vdisk_write_through_attr.attr,
+	&vdisk_o_direct_attr.attr,
+	&vdisk_async_attr.attr,
+	&vdisk_thin_provisioned_attr.attr,
+	&vdisk_rotational_attr.attr,
+	&vdisk_removable_attr.attr,
+	&vdisk_t10_vend_id_attr.attr,
+	&vdisk_t10_dev_id_attr.attr,
+	&vdisk_prod_id_attr.attr,
+	&vdisk_usn_attr.attr,
+	&vdisk_size_attr.attr,
+	&vdisk_size_mb_attr.attr,
+	&vdisk_resync_size_attr.attr,
+	NULL,
+};
+
+static const struct attribute *vdisk_nullio_attrs[] = {
+	&vdisk_blocksize_attr.attr,
+	&vdisk_read_only_attr.attr,
+	&vdisk_thin_provisioned_attr.attr,
+	&vdisk_rotational_attr.attr,
+	&vdisk_removable_attr.attr,
+	&vdisk_t10_vend_id_attr.attr,
+	&vdisk_t10_dev_id_attr.attr,
+	&vdisk_prod_id_attr.attr,
+	&vdisk_usn_attr.attr,
+	&vdisk_size_attr.attr,
+	&vdisk_size_mb_attr.attr,
+	NULL,
+};
+
+/* ---------------------------------------------------------------------- */
+/* Handlers                                                               */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * No ->parse: the core's scst_cdb_parse() decodes the SPC/SBC commands
+ * from the shared CDB table, checks the LBA range and refuses medium
+ * writes to read-only LUNs.
+ */
+static struct scst_dev_type vdisk_blockio_devtype = {
+	.name = "vdisk_blockio",
+	.type = SCST_TYPE_DISK,
+	/* bios complete asynchronously; ->exec() only waits for tags */
+	.exec_may_sleep = false,
+	.exec = vdisk_exec,
+	.add_device = vdisk_blockio_add,
+	.del_device = vdisk_blockio_del,
+	.attach = vdisk_attach,
+	.attach_tgt = vdisk_attach_tgt,
+	.detach_tgt = vdisk_detach_tgt,
+	.add_device_parameters = vdisk_blockio_params,
+	.dev_attrs = vdisk_blockio_attrs,
+	.owner = THIS_MODULE,
+};
+
+static struct scst_dev_type vdisk_fileio_devtype = {
+	.name = "vdisk_fileio",
+	.type = SCST_TYPE_DISK,
+	.exec_may_sleep = true,
+	.threads_num = VDISK_FILEIO_THREADS,
+	.exec = vdisk_exec,
+	.add_device = vdisk_fileio_add,
+	.del_device = vdisk_fileio_del,
+	.attach = vdisk_attach,
+	.attach_tgt = vdisk_attach_tgt,
+	.detach_tgt = vdisk_detach_tgt,
+	.add_device_parameters = vdisk_fileio_params,
+	.dev_attrs = vdisk_fileio_attrs,
+	.owner = THIS_MODULE,
+};
+
+static struct scst_dev_type vdisk_nullio_devtype = {
+	.name = "vdisk_nullio",
+	.type = SCST_TYPE_DISK,
+	.exec_may_sleep = false,
+	.exec = vdisk_exec,
+	.add_device = vdisk_nullio_add,
+	.del_device = vdisk_nullio_del,
+	.attach = vdisk_attach,
+	.attach_tgt = vdisk_attach_tgt,
+	.detach_tgt = vdisk_detach_tgt,
+	.add_device_parameters = vdisk_nullio_params,
+	.dev_attrs = vdisk_nullio_attrs,
+	.owner = THIS_MODULE,
+};
+
+static int __init vdisk_init(void)
+{
+	int ret;
+
+	ret = scst_register_dev_driver(&vdisk_blockio_devtype);
+	if (ret)
+		return ret;
+	ret = scst_register_dev_driver(&vdisk_fileio_devtype);
+	if (ret)
+		goto unregister_blockio;
+	ret = scst_register_dev_driver(&vdisk_nullio_devtype);
+	if (ret)
+		goto unregister_fileio;
+	return 0;
+
+unregister_fileio:
+	scst_unregister_dev_driver(&vdisk_fileio_devtype);
+unregister_blockio:
+	scst_unregister_dev_driver(&vdisk_blockio_devtype);
+	return ret;
+}
+
+/* The devices left are unregistered first, which removes their LUNs. */
+static void __exit vdisk_exit(void)
+{
+	struct vdisk_dev *vdev, *tmp;
+	LIST_HEAD(devs);
+
+	mutex_lock(&vdisk_mutex);
+	list_splice_init(&vdisk_dev_list, &devs);
+	mutex_unlock(&vdisk_mutex);
+	list_for_each_entry_safe(vdev, tmp, &devs, list_entry) {
+		list_del(&vdev->list_entry);
+		vdisk_destroy(vdev);
+	}
+
+	scst_unregister_dev_driver(&vdisk_nullio_devtype);
+	scst_unregister_dev_driver(&vdisk_fileio_devtype);
+	scst_unregister_dev_driver(&vdisk_blockio_devtype);
+}
+
+module_init(vdisk_init);
+module_exit(vdisk_exit);
+
+MODULE_DESCRIPTION("SCST-compatible virtual disk handlers: vdisk_blockio, vdisk_fileio, vdisk_nullio");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,680 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scst_cmd.c - the life of a SCSI command in the core.
+ *
+ *   INIT           LUN lookup, unit attention, CDB parse, access checks
+ *   PREPARE_SPACE  data buffer; for writes ->rdy_to_xfer(), then DATA_WAIT
+ *   TASK_SET       SAM-5 8.6 task attributes (SIMPLE, ORDERED, HEAD OF
+ *                  QUEUE) in the device's task set
+ *   EXEC           the core's own commands, or the handler's ->exec(), on
+ *                  this CPU or, for handlers that sleep, a device thread
+ *   XMIT           ->xmit_response(); the driver ends with
+ *                  scst_tgt_cmd_done(), which frees the command
+ *
+ * The state machine runs in process context: on the caller's thread when
+ * the driver says it may (SCST_CONTEXT_DIRECT), otherwise on a worker of
+ * the CPU that received the command. It takes no lock shared by all CPUs:
+ * the LUN map is read under RCU, the session and device locks are per
+ * nexus and per device.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/scatterlist.h>
+
+#include "scst_priv.h"
+
+static struct kmem_cache *scst_cmd_cache;
+
+int scst_cmd_cache_init(void)
+{
+	scst_cmd_cache = KMEM_CACHE(scst_cmd, SLAB_HWCACHE_ALIGN);
+	return scst_cmd_cache ? 0 : -ENOMEM;
+}
+
+void scst_cmd_cache_exit(void)
+{
+	kmem_cache_destroy(scst_cmd_cache);
+}
+
+/* ---------------------------------------------------------------------- */
+/* errors and data helpers for handlers                                   */
+
+void scst_set_sense(struct scst_cmd *cmd, u32 sense_code)
+{
+	bool desc = cmd->dev && cmd->dev->d_sense;
+	int len;
+
+	len = scst_build_sense_code(cmd->sense, sizeof(cmd->sense), desc,
+				    sense_code);
+	cmd->sense_len = len > 0 ? len : 0;
+}
+
+/**
+ * scst_set_cmd_error() - end a command with CHECK CONDITION
+ * @cmd: the command
+ * @sense_code: SCST_SENSE_* code (sense key, ASC, ASCQ)
+ */
+void scst_set_cmd_error(struct scst_cmd *cmd, u32 sense_code)
+{
+	cmd->status = SCST_STATUS_CHECK_CONDITION;
+	scst_set_sense(cmd, sense_code);
+	cmd->resp_len = 0;
+}
+EXPORT_SYMBOL_GPL(scst_set_cmd_error);
+
+/**
+ * scst_set_cmd_error_field() - CHECK CONDITION with a field pointer
+ * @cmd: the command
+ * @sense_code: SCST_SENSE_* code, normally INVALID FIELD IN CDB or
+ *	INVALID FIELD IN PARAMETER LIST
+ * @in_cdb: the field is in the CDB (C/D bit), not in the parameter data
+ * @byte: byte offset of the field
+ * @bit: bit of the field, or -1 (SPC-4 4.5.2.4.2)
+ */
+void scst_set_cmd_error_field(struct scst_cmd *cmd, u32 sense_code,
+			      bool in_cdb, u16 byte, int bit)
+{
+	scst_set_cmd_error(cmd, sense_code);
+	scst_sense_set_field_pointer(cmd->sense, sizeof(cmd->sense), in_cdb,
+				     byte, bit);
+	cmd->sense_len = scst_sense_len(cmd->sense, sizeof(cmd->sense));
+}
+EXPORT_SYMBOL_GPL(scst_set_cmd_error_field);
+
+/**
+ * scst_set_cmd_error_status() - end a command with a status, no sense
+ * @cmd: the command
+ * @status: SAM status, e.g. RESERVATION CONFLICT or BUSY
+ */
+void scst_set_cmd_error_status(struct scst_cmd *cmd, u8 status)
+{
+	cmd->status = status;
+	cmd->sense_len = 0;
+	cmd->resp_len = 0;
+}
+EXPORT_SYMBOL_GPL(scst_set_cmd_error_status);
+
+/**
+ * scst_set_resp_len() - how much data-in the command produced
+ * @cmd: the command
+ * @len: bytes; capped at the buffer length
+ */
+void scst_set_resp_len(struct scst_cmd *cmd, u32 len)
+{
+	cmd->resp_len = min(len, cmd->bufflen);
+}
+EXPORT_SYMBOL_GPL(scst_set_resp_len);
+
+/**
+ * scst_copy_to_sg() - copy emulated data-in into the command's buffer
+ * @cmd: the command
+ * @buf: the data
+ * @len: its length; what does not fit in the buffer (the allocation
+ *	length) is dropped, as SPC-4 4.2.5.6 requires
+ *
+ * Also sets the response length.
+ *
+ * Return: bytes copied.
+ */
+u32 scst_copy_to_sg(struct scst_cmd *cmd, const void *buf, u32 len)
+{
+	u32 n = min(len, cmd->bufflen);
+
+	if (n && cmd->sg)
+		n = sg_copy_from_buffer(cmd->sg, cmd->sg_cnt, buf, n);
+	else
+		n = 0;
+	cmd->resp_len = n;
+	return n;
+}
+EXPORT_SYMBOL_GPL(scst_copy_to_sg);
+
+/**
+ * scst_copy_from_sg() - copy the command's data-out into a buffer
+ * @cmd: the command
+ * @buf: the destination
+ * @len: its size
+ *
+ * Return: bytes copied.
+ */
+u32 scst_copy_from_sg(struct scst_cmd *cmd, void *buf, u32 len)
+{
+	u32 n = min(len, cmd->bufflen);
+
+	if (!n || !cmd->sg)
+		return 0;
+	return sg_copy_to_buffer(cmd->sg, cmd->sg_cnt, buf, n);
+}
+EXPORT_SYMBOL_GPL(scst_copy_from_sg);
+
+/**
+ * scst_cmd_aborted() - whether a task management function aborted @cmd
+ * @cmd: the command
+ *
+ * A driver seeing true in ->xmit_response() need not send a response (the
+ * initiator aborted the command), but must still call scst_tgt_cmd_done().
+ */
+bool scst_cmd_aborted(const struct scst_cmd *cmd)
+{
+	return scst_cmd_is_aborted(cmd);
+}
+EXPORT_SYMBOL_GPL(scst_cmd_aborted);
+
+/**
+ * scst_cmd_resid() - the residual count of a finished command
+ * @cmd: the command
+ *
+ * Return: positive: underflow, the bytes of the expected transfer that did
+ * not move; negative: overflow, the bytes the CDB asked for beyond the
+ * expected transfer (SAM-5 5.4.1, SRP r16a 6.9 DIUNDER/DIOVER).
+ */
+s64 scst_cmd_resid(const struct scst_cmd *cmd)
+{
+	u32 moved;
+
+	if (cmd->cdb_bufflen > cmd->expected_len)
+		return -(s64)(cmd->cdb_bufflen - cmd->expected_len);
+	moved = cmd->data_direction == SCST_DATA_READ ? cmd->resp_len :
+		cmd->data_direction == SCST_DATA_WRITE ? cmd->bufflen : 0;
+	if (cmd->status != SCST_STATUS_GOOD &&
+	    cmd->data_direction == SCST_DATA_READ)
+		moved = 0;
+	return (s64)cmd->expected_len - moved;
+}
+EXPORT_SYMBOL_GPL(scst_cmd_resid);
+
+/* ---------------------------------------------------------------------- */
+/* receiving                                                              */
+
+/**
+ * scst_rx_cmd() - a SCSI command arrived
+ * @sess: the session (I_T nexus)
+ * @lun: the 8-byte LUN field (SAM-5 4.7); shorter fields are zero-padded
+ * @lun_len: its length
+ * @cdb: the CDB
+ * @cdb_len: its length; more than SCST_MAX_CDB_SIZE fails the command
+ * @gfp: allocation flags for the caller's context
+ *
+ * Return: the command, or NULL without memory (the driver answers BUSY or
+ * TASK SET FULL itself).
+ */
+struct scst_cmd *scst_rx_cmd(struct scst_session *sess, const u8 *lun,
+			     unsigned int lun_len, const u8 *cdb,
+			     unsigned int cdb_len, gfp_t gfp)
+{
+	unsigned long flags;
+	struct scst_cmd *cmd;
+	u8 lun8[8] = { };
+
+	cmd = kmem_cache_zalloc(scst_cmd_cache, gfp);
+	if (!cmd)
+		return NULL;
+	cmd->sess = sess;
+	cmd->state = SCST_CMD_STATE_INIT;
+	cmd->status = SCST_STATUS_GOOD;
+	memcpy(lun8, lun, min_t(unsigned int, lun_len, sizeof(lun8)));
+	if (lun_len > sizeof(lun8) || scst_lun_decode(lun8, 8, &cmd->lun))
+		cmd->lun = U64_MAX;
+	cmd->cdb_len = cdb_len;
+	if (cdb_len && cdb_len <= SCST_MAX_CDB_SIZE)
+		memcpy(cmd->cdb, cdb, cdb_len);
+	INIT_WORK(&cmd->work, scst_cmd_work_fn);
+
+	spin_lock_irqsave(&sess->sess_lock, flags);
+	list_add_tail(&cmd->sess_entry, &sess->cmd_list);
+	if (READ_ONCE(sess->shutting_down))
+		set_bit(SCST_CMD_ABORTED, &cmd->flags);
+	spin_unlock_irqrestore(&sess->sess_lock, flags);
+	atomic_inc(&sess->active_cmds);
+	atomic64_inc(&sess->commands);
+	return cmd;
+}
+EXPORT_SYMBOL_GPL(scst_rx_cmd);
+
+void scst_cmd_work_fn(struct work_struct *work)
+{
+	scst_process_cmd(container_of(work, struct scst_cmd, work));
+}
+
+/* Continue @cmd in process context: now, or on this CPU's worker. */
+static void scst_continue(struct scst_cmd *cmd, enum scst_exec_context ctx)
+{
+	if (ctx == SCST_CONTEXT_DIRECT && !in_interrupt() && !irqs_disabled()) {
+		scst_process_cmd(cmd);
+		return;
+	}
+	queue_work_on(cmd->cpu, scst_cmd_wq, &cmd->work);
+}
+
+/**
+ * scst_cmd_init_done() - hand a received command to the core
+ * @cmd: the command from scst_rx_cmd(), with tag and expected transfer set
+ * @ctx: the caller's context
+ */
+void scst_cmd_init_done(struct scst_cmd *cmd, enum scst_exec_context ctx)
+{
+	cmd->cpu = raw_smp_processor_id();
+	scst_continue(cmd, ctx);
+}
+EXPORT_SYMBOL_GPL(scst_cmd_init_done);
+
+/**
+ * scst_rx_data() - the data-out buffer of a command has arrived
+ * @cmd: the command
+ * @status: 0, or a negative errno when the transfer failed (the command
+ *	then ends with ABORTED COMMAND, without executing)
+ * @ctx: the caller's context
+ */
+void scst_rx_data(struct scst_cmd *cmd, int status,
+		  enum scst_exec_context ctx)
+{
+	if (status) {
+		/* SPC-4: DATA PHASE ERROR */
+		scst_set_cmd_error(cmd, SCST_SENSE_CODE(SCST_SK_ABORTED_COMMAND,
+							0x4b, 0x00));
+		cmd->state = SCST_CMD_STATE_XMIT;
+	} else {
+		cmd->state = SCST_CMD_STATE_TASK_SET;
+	}
+	scst_continue(cmd, ctx);
+}
+EXPORT_SYMBOL_GPL(scst_rx_data);
+
+/* ---------------------------------------------------------------------- */
+/* INIT: LUN, unit attentions, parse, access checks                       */
+
+/* SPC-4 5.14 / SAM-5 5.14: these report rather than fail on a UA. */
+static bool scst_ua_exempt(u8 opcode)
+{
+	return opcode == INQUIRY || opcode == REPORT_LUNS ||
+	       opcode == REQUEST_SENSE;
+}
+
+/**
+ * scst_cdb_parse() - decode the CDB of an SPC/SBC command
+ * @cmd: the command; its device is set
+ *
+ * Sets data_direction, bufflen, lba, nblocks and cdb_flags; refuses writes
+ * to read-only LUNs (DATA PROTECT) and LBAs past the end of the device
+ * (LBA OUT OF RANGE).
+ *
+ * Return: 0, or -EINVAL with the command's sense set.
+ */
+int scst_cdb_parse(struct scst_cmd *cmd)
+{
+	struct scst_device *dev = cmd->dev;
+	struct scst_cdb_info info;
+	struct scst_cdb_err err;
+
+	if (scst_cdb_decode(cmd->cdb, cmd->cdb_len, dev ? dev->handler->type : 0,
+			    dev ? dev->block_shift : 9, &info, &err))
+		goto bad;
+	cmd->data_direction = info.direction;
+	cmd->bufflen = info.bufflen;
+	cmd->lba = info.lba;
+	cmd->nblocks = info.nblocks;
+	cmd->cdb_flags = info.flags;
+	if (!dev)
+		return 0;
+
+	if ((info.flags & SCST_CDB_MEDIUM_WRITE) && scst_cmd_read_only(cmd)) {
+		scst_set_cmd_error(cmd, SCST_SENSE_WRITE_PROTECTED);
+		return -EINVAL;
+	}
+	if ((info.flags & SCST_CDB_LBA_CHECK) &&
+	    scst_cdb_check_lba(&info, dev->nblocks, &err))
+		goto bad;
+	return 0;
+
+bad:
+	scst_set_cmd_error_from(cmd, &err);
+	return -EINVAL;
+}
+EXPORT_SYMBOL_GPL(scst_cdb_parse);
+
+/*
+ * Fit the buffer to what the transport announced. Data-in beyond the
+ * expected length is not sent (overflow); data-out shorter than the CDB
+ * needs cannot be executed.
+ */
+static int scst_check_expected(struct scst_cmd *cmd)
+{
+	cmd->cdb_bufflen = cmd->bufflen;
+	switch (cmd->data_direction) {
+	case SCST_DATA_READ:
+		if (cmd->bufflen > cmd->expected_len)
+			cmd->bufflen = cmd->expected_len;
+		return 0;
+	case SCST_DATA_WRITE:
+		if (cmd->bufflen > cmd->expected_len ||
+		    cmd->expected_dir != SCST_DATA_WRITE) {
+			pr_warn_ratelimited("%s: opcode 0x%02x needs %u bytes of data-out, the initiator sends %u\n",
+					    cmd->sess->sess_name, cmd->cdb[0],
+					    cmd->bufflen, cmd->expected_len);
+			scst_set_cmd_error(cmd, SCST_SENSE_INVALID_FIELD_IN_CDB);
+			return -EINVAL;
+		}
+		return 0;
+	case SCST_DATA_NONE:
+		return 0;
+	default:
+		scst_set_cmd_error(cmd, SCST_SENSE_INVALID_OPCODE);
+		return -EINVAL;
+	}
+}
+
+/* Return the next state. */
+static int scst_init_cmd(struct scst_cmd *cmd)
+{
+	struct scst_tgt_dev *tgt_dev;
+	u32 ua;
+	int ret;
+
+	if (!cmd->cdb_len || cmd->cdb_len > SCST_MAX_CDB_SIZE) {
+		pr_warn_ratelimited("%s: CDB length %u out of range\n",
+				    cmd->sess->sess_name, cmd->cdb_len);
+		scst_set_cmd_error(cmd, SCST_SENSE_INVALID_FIELD_IN_CDB);
+		cmd->cdb_len = 0;
+		return SCST_CMD_STATE_XMIT;
+	}
+
+	tgt_dev = cmd->lun == U64_MAX ? NULL :
+		  scst_lookup_tgt_dev(cmd->sess, cmd->lun);
+	if (!tgt_dev) {
+		/* SPC-4 6.6.2, 6.33, 6.39: still answered without a LU */
+		if (scst_cdb_parse(cmd) == 0 && !scst_check_expected(cmd) &&
+		    (cmd->cdb_flags & SCST_CDB_NO_LUN_OK))
+			return SCST_CMD_STATE_PREPARE_SPACE;
+		if (cmd->status == SCST_STATUS_GOOD)
+			scst_set_cmd_error(cmd, SCST_SENSE_LUN_NOT_SUPPORTED);
+		return SCST_CMD_STATE_XMIT;
+	}
+	cmd->tgt_dev = tgt_dev;
+	cmd->dev = tgt_dev->dev;
+
+	if (!scst_ua_exempt(cmd->cdb[0]) && scst_tgt_dev_pop_ua(tgt_dev, &ua)) {
+		scst_set_cmd_error(cmd, ua);
+		return SCST_CMD_STATE_XMIT;
+	}
+
+	if (cmd->dev->handler->parse)
+		ret = cmd->dev->handler->parse(cmd);
+	else
+		ret = scst_cdb_parse(cmd);
+	if (ret || scst_check_expected(cmd))
+		return SCST_CMD_STATE_XMIT;
+
+	if (!scst_check_reservation(cmd)) {
+		scst_set_cmd_error_status(cmd, SCST_STATUS_RESERVATION_CONFLICT);
+		return SCST_CMD_STATE_XMIT;
+	}
+	return SCST_CMD_STATE_PREPARE_SPACE;
+}
+
+static int scst_prepare_space(struct scst_cmd *cmd)
+{
+	unsigned int nents;
+
+	if (!cmd->bufflen)
+		return 0;
+	cmd->sg = sgl_alloc(cmd->bufflen, GFP_KERNEL, &nents);
+	if (!cmd->sg) {
+		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+		return -ENOMEM;
+	}
+	cmd->sg_cnt = nents;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* TASK_SET: SAM-5 8.6 task attributes, one task set per device (TST 000) */
+
+static bool scst_task_set_may_run(struct scst_device *dev,
+				  struct scst_cmd *cmd)
+{
+	switch (cmd->queue_type) {
+	case SCST_CMD_QUEUE_HEAD_OF_QUEUE:
+		return true;
+	case SCST_CMD_QUEUE_ORDERED:
+		return dev->on_dev_count == 0;
+	default:
+		return !dev->ordered_pending;
+	}
+}
+
+static void scst_task_set_enter(struct scst_device *dev, struct scst_cmd *cmd)
+{
+	dev->on_dev_count++;
+	cmd->counted_on_dev = true;
+	if (cmd->queue_type == SCST_CMD_QUEUE_ORDERED) {
+		dev->ordered_pending++;
+		cmd->ordered_blocker = true;
+	}
+}
+
+/* Return true when @cmd may execute now; otherwise it waits on the device. */
+static bool scst_task_set_admit(struct scst_cmd *cmd)
+{
+	unsigned long flags;
+	struct scst_device *dev = cmd->dev;
+	bool run;
+
+	if (!dev)
+		return true;
+	spin_lock_irqsave(&dev->dev_lock, flags);
+	run = (list_empty(&dev->blocked_cmds) ||
+	       cmd->queue_type == SCST_CMD_QUEUE_HEAD_OF_QUEUE) &&
+	      scst_task_set_may_run(dev, cmd);
+	if (run)
+		scst_task_set_enter(dev, cmd);
+	else
+		list_add_tail(&cmd->queue_entry, &dev->blocked_cmds);
+	spin_unlock_irqrestore(&dev->dev_lock, flags);
+	return run;
+}
+
+/* @cmd finished executing: admit what waited for it. */
+void scst_dev_task_set_done(struct scst_cmd *cmd)
+{
+	unsigned long flags;
+	struct scst_device *dev = cmd->dev;
+	struct scst_cmd *next;
+	LIST_HEAD(ready);
+
+	if (!cmd->counted_on_dev)
+		return;
+	spin_lock_irqsave(&dev->dev_lock, flags);
+	dev->on_dev_count--;
+	if (cmd->ordered_blocker)
+		dev->ordered_pending--;
+	cmd->counted_on_dev = false;
+	while (!list_empty(&dev->blocked_cmds)) {
+		next = list_first_entry(&dev->blocked_cmds, struct scst_cmd,
+					queue_entry);
+		if (!scst_task_set_may_run(dev, next))
+			break;
+		list_move_tail(&next->queue_entry, &ready);
+		scst_task_set_enter(dev, next);
+	}
+	spin_unlock_irqrestore(&dev->dev_lock, flags);
+
+	while (!list_empty(&ready)) {
+		next = list_first_entry(&ready, struct scst_cmd, queue_entry);
+		list_del_init(&next->queue_entry);
+		next->state = SCST_CMD_STATE_EXEC;
+		queue_work_on(next->cpu, scst_cmd_wq, &next->work);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* EXEC and completion                                                    */
+
+/* Both the executor and the completion hold a reference: the last goes on. */
+static bool scst_exec_put(struct scst_cmd *cmd)
+{
+	return atomic_dec_and_test(&cmd->exec_refs);
+}
+
+/**
+ * scst_cmd_exec_done() - a handler finished executing a command
+ * @cmd: the command, with its status, sense and response length set
+ *
+ * Any context, also from ->exec() itself.
+ */
+void scst_cmd_exec_done(struct scst_cmd *cmd)
+{
+	if (!scst_exec_put(cmd))
+		return;	/* ->exec() has not returned yet; it goes on */
+	scst_dev_task_set_done(cmd);
+	cmd->state = SCST_CMD_STATE_XMIT_WAIT;
+	cmd->sess->tgt->tgtt->xmit_response(cmd);
+}
+EXPORT_SYMBOL_GPL(scst_cmd_exec_done);
+
+/* Run ->exec() (or the core's emulation); on the current thread. */
+void scst_do_exec(struct scst_cmd *cmd)
+{
+	atomic_set(&cmd->exec_refs, 2);
+	if (scst_cmd_is_aborted(cmd)) {
+		scst_set_cmd_error_status(cmd, SCST_STATUS_TASK_ABORTED);
+		scst_cmd_exec_done(cmd);
+	} else if (!scst_emulate_cmd(cmd)) {
+		if (cmd->dev->handler->exec(cmd) == SCST_EXEC_NOT_HANDLED) {
+			scst_set_cmd_error_field(cmd, SCST_SENSE_INVALID_OPCODE,
+						 true, 0, -1);
+			scst_cmd_exec_done(cmd);
+		}
+	}
+	if (scst_exec_put(cmd)) {
+		scst_dev_task_set_done(cmd);
+		cmd->state = SCST_CMD_STATE_XMIT_WAIT;
+		cmd->sess->tgt->tgtt->xmit_response(cmd);
+	}
+}
+
+static void scst_exec(struct scst_cmd *cmd)
+{
+	struct scst_device *dev = cmd->dev;
+
+	cmd->state = SCST_CMD_STATE_EXEC_WAIT;
+	if (dev && dev->handler->exec_may_sleep &&
+	    !scst_cmd_is_aborted(cmd) && !scst_cmd_core_emulated(cmd)) {
+		scst_dev_queue_exec(cmd);
+		return;
+	}
+	if (!dev) {
+		/* no LU: only the commands scst_emulate_no_lun() answers */
+		scst_emulate_no_lun(cmd);
+		cmd->state = SCST_CMD_STATE_XMIT_WAIT;
+		cmd->sess->tgt->tgtt->xmit_response(cmd);
+		return;
+	}
+	scst_do_exec(cmd);
+}
+
+static void scst_xmit(struct scst_cmd *cmd)
+{
+	cmd->state = SCST_CMD_STATE_XMIT_WAIT;
+	cmd->sess->tgt->tgtt->xmit_response(cmd);
+}
+
+/**
+ * scst_process_cmd() - run a command's state machine as far as it goes
+ * @cmd: the command
+ *
+ * Process context. Stops when the command waits for the driver (data-out,
+ * response), the device (task set, a thread, asynchronous completion).
+ */
+void scst_process_cmd(struct scst_cmd *cmd)
+{
+	for (;;) {
+		switch (cmd->state) {
+		case SCST_CMD_STATE_INIT:
+			if (scst_cmd_is_aborted(cmd)) {
+				u8 st = SCST_STATUS_TASK_ABORTED;
+
+				scst_set_cmd_error_status(cmd, st);
+				cmd->state = SCST_CMD_STATE_XMIT;
+				break;
+			}
+			cmd->state = scst_init_cmd(cmd);
+			break;
+		case SCST_CMD_STATE_PREPARE_SPACE:
+			if (scst_prepare_space(cmd)) {
+				cmd->state = SCST_CMD_STATE_XMIT;
+				break;
+			}
+			if (cmd->data_direction == SCST_DATA_WRITE &&
+			    cmd->bufflen) {
+				cmd->state = SCST_CMD_STATE_DATA_WAIT;
+				cmd->sess->tgt->tgtt->rdy_to_xfer(cmd);
+				return;
+			}
+			cmd->state = SCST_CMD_STATE_TASK_SET;
+			break;
+		case SCST_CMD_STATE_TASK_SET:
+			cmd->state = SCST_CMD_STATE_EXEC;
+			if (!scst_task_set_admit(cmd))
+				return;	/* requeued by scst_dev_task_set_done() */
+			break;
+		case SCST_CMD_STATE_EXEC:
+			scst_exec(cmd);
+			return;
+		case SCST_CMD_STATE_XMIT:
+			scst_xmit(cmd);
+			return;
+		default:
+			WARN_ONCE(1, "command in state %d\n", cmd->state);
+			return;
+		}
+	}
+}
+
+void scst_free_cmd(struct scst_cmd *cmd)
+{
+	unsigned long flags;
+	struct scst_session *sess = cmd->sess;
+	bool aborted = scst_cmd_is_aborted(cmd);
+
+	if (sess->tgt->tgtt->on_free_cmd)
+		sess->tgt->tgtt->on_free_cmd(cmd);
+	if (cmd->dev && cmd->dev->handler->on_free_cmd)
+		cmd->dev->handler->on_free_cmd(cmd);
+
+	if (cmd->status == SCST_STATUS_GOOD) {
+		if (cmd->data_direction == SCST_DATA_READ) {
+			atomic64_inc(&sess->read_cmds);
+			atomic64_add(cmd->resp_len, &sess->read_bytes);
+		} else if (cmd->data_direction == SCST_DATA_WRITE) {
+			atomic64_inc(&sess->write_cmds);
+			atomic64_add(cmd->bufflen, &sess->write_bytes);
+		}
+	}
+
+	spin_lock_irqsave(&sess->sess_lock, flags);
+	list_del(&cmd->sess_entry);
+	spin_unlock_irqrestore(&sess->sess_lock, flags);
+
+	if (cmd->sg)
+		sgl_free_n_order(cmd->sg, cmd->sg_cnt, 0);
+	if (cmd->tgt_dev)
+		scst_put_tgt_dev(cmd->tgt_dev);
+	kmem_cache_free(scst_cmd_cache, cmd);
+
+	if (atomic_dec_and_test(&sess->active_cmds) || aborted)
+		wake_up_all(&scst_tmf_waitq);
+}
+
+/**
+ * scst_tgt_cmd_done() - the driver is done with a command
+ * @cmd: the command; freed here
+ * @ctx: the caller's context (any)
+ */
+void scst_tgt_cmd_done(struct scst_cmd *cmd, enum scst_exec_context ctx)
+{
+	cmd->state = SCST_CMD_STATE_FINISHED;
+	scst_free_cmd(cmd);
+}
+EXPORT_SYMBOL_GPL(scst_tgt_cmd_done);

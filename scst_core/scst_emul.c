@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scst_emul.c - the commands the core answers itself, whatever the
+ * device handler: REPORT LUNS, REQUEST SENSE, SPC-2 RESERVE/RELEASE, and
+ * INQUIRY / REQUEST SENSE / REPORT LUNS for a LUN that is not mapped.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+
+#include "scst_priv.h"
+
+/**
+ * scst_set_cmd_error_from() - end a command as a decoder said
+ * @cmd: the command
+ * @err: sense code, field pointer and INFORMATION from a pure-logic
+ *	decoder or builder
+ */
+void scst_set_cmd_error_from(struct scst_cmd *cmd,
+			     const struct scst_cdb_err *err)
+{
+	if (err->has_field)
+		scst_set_cmd_error_field(cmd, err->sense_code, err->in_cdb,
+					 err->byte, err->bit);
+	else
+		scst_set_cmd_error(cmd, err->sense_code);
+	if (err->has_info) {
+		scst_sense_set_information(cmd->sense, sizeof(cmd->sense),
+					   err->info);
+		cmd->sense_len = scst_sense_len(cmd->sense, sizeof(cmd->sense));
+	}
+}
+EXPORT_SYMBOL_GPL(scst_set_cmd_error_from);
+
+bool scst_cmd_core_emulated(const struct scst_cmd *cmd)
+{
+	switch (cmd->cdb[0]) {
+	case REPORT_LUNS:
+	case REQUEST_SENSE:
+	case RESERVE:
+	case RESERVE_10:
+	case RELEASE:
+	case RELEASE_10:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* SPC-4 6.33 */
+static void scst_report_luns(struct scst_cmd *cmd)
+{
+	struct scst_lun_map *map;
+	struct scst_cdb_err err;
+	unsigned int n = 0, i;
+	u8 select;
+	u64 *luns;
+	u8 *buf;
+	int len;
+
+	if (scst_check_report_luns_cdb(cmd->cdb, cmd->cdb_len, &select, &err)) {
+		scst_set_cmd_error_from(cmd, &err);
+		return;
+	}
+
+	luns = kmalloc_array(SCST_MAX_LUN + 1, sizeof(*luns), GFP_KERNEL);
+	if (!luns) {
+		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+		return;
+	}
+	if (select != SCST_REPORT_LUNS_WLUN_ONLY) {
+		rcu_read_lock();
+		map = rcu_dereference(cmd->sess->lun_map);
+		for (i = 0; map && i < map->nr && n <= SCST_MAX_LUN; i++)
+			luns[n++] = map->tgt_devs[i]->lun;
+		rcu_read_unlock();
+	}
+
+	len = 8 + 8 * n;
+	buf = kzalloc(len, GFP_KERNEL);
+	if (!buf) {
+		kfree(luns);
+		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+		return;
+	}
+	len = scst_build_report_luns(luns, n, buf, len);
+	scst_copy_to_sg(cmd, buf, len);
+	kfree(buf);
+	kfree(luns);
+	scst_sess_clear_ua(cmd->sess, SCST_SENSE_REPORTED_LUNS_CHANGED);
+}
+
+/* SPC-4 6.39: a pending unit attention is reported, and cleared, here. */
+static void scst_request_sense(struct scst_cmd *cmd)
+{
+	u8 sense[SCST_SENSE_BUFFERSIZE];
+	bool desc = cmd->cdb[1] & 0x01;
+	u32 code = SCST_SENSE_NO_SENSE;
+	int len;
+
+	if (!cmd->tgt_dev)
+		code = SCST_SENSE_LUN_NOT_SUPPORTED;
+	else if (!scst_tgt_dev_pop_ua(cmd->tgt_dev, &code))
+		code = SCST_SENSE_NO_SENSE;
+	len = scst_build_sense_code(sense, sizeof(sense), desc, code);
+	if (len > 0)
+		scst_copy_to_sg(cmd, sense, len);
+}
+
+/*
+ * SPC-2 7.21/7.24 RESERVE(6/10) and RELEASE(6/10): one I_T nexus holds
+ * the whole logical unit; third-party reservations are not supported.
+ */
+bool scst_check_reservation(struct scst_cmd *cmd)
+{
+	unsigned long flags;
+	struct scst_device *dev = cmd->dev;
+	bool ok;
+
+	if (!READ_ONCE(dev->reserved_by))
+		return true;
+	spin_lock_irqsave(&dev->dev_lock, flags);
+	ok = !dev->reserved_by || dev->reserved_by == cmd->sess ||
+	     (cmd->cdb_flags & SCST_CDB_RESV_ALLOWED);
+	spin_unlock_irqrestore(&dev->dev_lock, flags);
+	return ok;
+}
+
+static void scst_reserve_release(struct scst_cmd *cmd)
+{
+	unsigned long flags;
+	struct scst_device *dev = cmd->dev;
+	bool reserve = cmd->cdb[0] == RESERVE || cmd->cdb[0] == RESERVE_10;
+
+	/* 3RDPTY (RESERVE(10) byte 1 bit 4) is not supported */
+	if ((cmd->cdb[0] == RESERVE_10 || cmd->cdb[0] == RELEASE_10) &&
+	    (cmd->cdb[1] & 0x10)) {
+		scst_set_cmd_error_field(cmd, SCST_SENSE_INVALID_FIELD_IN_CDB,
+					 true, 1, 4);
+		return;
+	}
+	spin_lock_irqsave(&dev->dev_lock, flags);
+	if (reserve) {
+		u8 conflict = SCST_STATUS_RESERVATION_CONFLICT;
+
+		if (dev->reserved_by && dev->reserved_by != cmd->sess)
+			scst_set_cmd_error_status(cmd, conflict);
+		else
+			dev->reserved_by = cmd->sess;
+	} else if (dev->reserved_by == cmd->sess) {
+		/* a RELEASE from another nexus is GOOD and changes nothing */
+		dev->reserved_by = NULL;
+	}
+	spin_unlock_irqrestore(&dev->dev_lock, flags);
+}
+
+/* Return true when the core executed @cmd; it is then completed. */
+bool scst_emulate_cmd(struct scst_cmd *cmd)
+{
+	if (!scst_cmd_core_emulated(cmd))
+		return false;
+	switch (cmd->cdb[0]) {
+	case REPORT_LUNS:
+		scst_report_luns(cmd);
+		break;
+	case REQUEST_SENSE:
+		scst_request_sense(cmd);
+		break;
+	default:
+		scst_reserve_release(cmd);
+		break;
+	}
+	scst_cmd_exec_done(cmd);
+	return true;
+}
+
+/* A command to a LUN that is not mapped (SCST_CDB_NO_LUN_OK ones only). */
+void scst_emulate_no_lun(struct scst_cmd *cmd)
+{
+	struct scst_cdb_err err;
+	bool evpd;
+	u8 page;
+	u8 buf[SCST_INQ_STD_LEN];
+	int len;
+
+	switch (cmd->cdb[0]) {
+	case INQUIRY:
+		if (scst_check_inquiry_cdb(cmd->cdb, cmd->cdb_len, &evpd,
+					   &page, &err)) {
+			scst_set_cmd_error_from(cmd, &err);
+			break;
+		}
+		if (evpd) {
+			scst_set_cmd_error(cmd, SCST_SENSE_LUN_NOT_SUPPORTED);
+			break;
+		}
+		/* SPC-4 6.6.2: peripheral qualifier 011b, type 1Fh */
+		len = scst_build_inquiry_no_lun(buf, sizeof(buf));
+		if (len > 0)
+			scst_copy_to_sg(cmd, buf, min_t(int, len, sizeof(buf)));
+		break;
+	case REPORT_LUNS:
+		scst_report_luns(cmd);
+		break;
+	case REQUEST_SENSE:
+		scst_request_sense(cmd);
+		break;
+	default:
+		scst_set_cmd_error(cmd, SCST_SENSE_LUN_NOT_SUPPORTED);
+		break;
+	}
+}

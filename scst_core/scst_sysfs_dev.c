@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scst_sysfs_dev.c - handlers/<handler>/ and devices/<device>/ in the
+ * management tree.
+ *
+ *   handlers/<h>/mgmt       add_device NAME k=v;k=v  |  del_device NAME
+ *   handlers/<h>/type       SCSI peripheral device type
+ *   handlers/<h>/<dev>      link to devices/<dev>
+ *   devices/<dev>/handler   link to handlers/<h>
+ *   devices/<dev>/exported/ links to the LUNs that export the device
+ *   devices/<dev>/type, threads_num, threads_pool_type, thread_pids
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kobject.h>
+#include <linux/sysfs.h>
+#include <linux/slab.h>
+
+#include "scst_priv.h"
+
+static const char *scst_dev_type_name(int type)
+{
+	/* SPC-4 6.6.2 table 141 */
+	switch (type) {
+	case 0x00: return "Direct-access device (e.g., magnetic disk)";
+	case 0x01: return "Sequential-access device (e.g., magnetic tape)";
+	case 0x05: return "CD/DVD device";
+	case 0x07: return "Optical memory device";
+	case 0x08: return "Media changer device";
+	default: return "Unknown";
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* handlers/<h>/                                                          */
+
+static struct scst_dev_type *scst_kobj_to_devt(struct kobject *kobj)
+{
+	return container_of(kobj, struct scst_dev_type, kobj);
+}
+
+static void scst_devt_release(struct kobject *kobj)
+{
+	/* the handler's struct is static in its module: nothing to free */
+}
+
+static unsigned int scst_count_params(const char *const *params)
+{
+	unsigned int n = 0;
+
+	while (params && params[n])
+		n++;
+	return n;
+}
+
+static int scst_devt_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
+{
+	struct scst_dev_type *dt = ctx;
+	const char *cmd = line->argv[0];
+	unsigned int nparams = scst_count_params(dt->add_device_parameters);
+	const char *bad;
+
+	if (strcmp(cmd, "add_device") == 0) {
+		if (line->argc != 2) {
+			pr_err("%s: usage: add_device NAME [k=v;...]\n",
+			       dt->name);
+			return -EINVAL;
+		}
+		if (!dt->add_device) {
+			pr_err("%s: handler does not create devices\n",
+			       dt->name);
+			return -EOPNOTSUPP;
+		}
+		if (scst_mgmt_check_params(line, dt->add_device_parameters,
+					   nparams, &bad)) {
+			pr_err("%s: add_device %s: unknown parameter '%s'\n",
+			       dt->name, line->argv[1], bad);
+			return -EINVAL;
+		}
+		return dt->add_device(line->argv[1], line);
+	}
+	if (strcmp(cmd, "del_device") == 0) {
+		if (line->argc != 2 || line->nparams) {
+			pr_err("%s: usage: del_device NAME\n", dt->name);
+			return -EINVAL;
+		}
+		if (!dt->del_device)
+			return -EOPNOTSUPP;
+		return dt->del_device(line->argv[1]);
+	}
+	pr_err("%s: unknown mgmt command '%s'\n", dt->name, cmd);
+	return -EINVAL;
+}
+
+static ssize_t scst_devt_mgmt_store(struct kobject *kobj,
+				    struct kobj_attribute *attr,
+				    const char *buf, size_t count)
+{
+	/*
+	 * Not under scst_mutex: the handler's add/del_device register and
+	 * unregister devices, which take it themselves.
+	 */
+	return scst_mgmt_write(buf, count, scst_devt_mgmt_handler, 2,
+			       scst_kobj_to_devt(kobj));
+}
+
+static ssize_t scst_devt_mgmt_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	struct scst_dev_type *dt = scst_kobj_to_devt(kobj);
+	const char *const *p;
+	ssize_t n;
+
+	n = sysfs_emit(buf,
+		       "Usage: echo \"add_device NAME [parameters]\" >mgmt\n"
+		       "       echo \"del_device NAME\" >mgmt\n");
+	if (dt->add_device_parameters) {
+		n += sysfs_emit_at(buf, n,
+				   "\nThe following parameters available:");
+		for (p = dt->add_device_parameters; *p; p++)
+			n += sysfs_emit_at(buf, n, " %s%s", *p, p[1] ? "," : "");
+		n += sysfs_emit_at(buf, n, "\n");
+	}
+	return n;
+}
+
+static ssize_t scst_devt_type_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	struct scst_dev_type *dt = scst_kobj_to_devt(kobj);
+
+	return sysfs_emit(buf, "%d - %s\n", dt->type,
+			  scst_dev_type_name(dt->type));
+}
+
+static struct kobj_attribute scst_devt_mgmt_attr =
+	__ATTR(mgmt, 0644, scst_devt_mgmt_show, scst_devt_mgmt_store);
+static struct kobj_attribute scst_devt_type_attr =
+	__ATTR(type, 0444, scst_devt_type_show, NULL);
+
+static struct attribute *scst_devt_attrs[] = {
+	&scst_devt_mgmt_attr.attr,
+	&scst_devt_type_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(scst_devt);
+
+static const struct kobj_type scst_devt_ktype = {
+	.sysfs_ops = &kobj_sysfs_ops,
+	.release = scst_devt_release,
+	.default_groups = scst_devt_groups,
+};
+
+int scst_sysfs_devt_add(struct scst_dev_type *dt)
+{
+	int ret;
+
+	memset(&dt->kobj, 0, sizeof(dt->kobj));
+	ret = kobject_init_and_add(&dt->kobj, &scst_devt_ktype,
+				   scst_handlers_kobj, "%s", dt->name);
+	if (ret)
+		goto put;
+	if (dt->devt_attrs) {
+		ret = sysfs_create_files(&dt->kobj, dt->devt_attrs);
+		if (ret)
+			goto put;
+	}
+	return 0;
+put:
+	kobject_put(&dt->kobj);
+	return ret;
+}
+
+void scst_sysfs_devt_del(struct scst_dev_type *dt)
+{
+	kobject_del(&dt->kobj);
+	kobject_put(&dt->kobj);
+}
+
+/* ---------------------------------------------------------------------- */
+/* devices/<dev>/                                                         */
+
+static void scst_dev_release(struct kobject *kobj)
+{
+	complete(&scst_kobj_to_dev(kobj)->kobj_released);
+}
+
+static ssize_t scst_dev_type_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+
+	return sysfs_emit(buf, "%d - %s\n", dev->handler->type,
+			  scst_dev_type_name(dev->handler->type));
+}
+
+static ssize_t scst_dev_threads_num_show(struct kobject *kobj,
+					 struct kobj_attribute *attr,
+					 char *buf)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	int def = dev->handler->exec_may_sleep ?
+		  max(dev->handler->threads_num, 1) : 0;
+
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%d\n",
+						    dev->threads_num),
+				   dev->threads_num != def);
+}
+
+static ssize_t scst_dev_threads_num_store(struct kobject *kobj,
+					  struct kobj_attribute *attr,
+					  const char *buf, size_t count)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	int n, ret;
+
+	ret = kstrtoint(buf, 0, &n);
+	if (ret) {
+		pr_err("%s: threads_num: '%.*s' is not a number\n", dev->name,
+		       (int)count, buf);
+		return ret;
+	}
+	mutex_lock(&dev->dev_mutex);
+	ret = scst_dev_set_threads_num(dev, n);
+	mutex_unlock(&dev->dev_mutex);
+	if (ret) {
+		pr_err("%s: threads_num %d refused (1-64; 0 for handlers that do not sleep)\n",
+		       dev->name, n);
+		return ret;
+	}
+	return count;
+}
+
+static ssize_t scst_dev_threads_pool_type_show(struct kobject *kobj,
+					       struct kobj_attribute *attr,
+					       char *buf)
+{
+	return sysfs_emit(buf, "shared\n");
+}
+
+static ssize_t scst_dev_thread_pids_show(struct kobject *kobj,
+					 struct kobj_attribute *attr, char *buf)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	ssize_t n;
+
+	mutex_lock(&dev->dev_mutex);
+	n = scst_dev_threads_pids(dev, buf);
+	mutex_unlock(&dev->dev_mutex);
+	return n;
+}
+
+static struct kobj_attribute scst_dev_type_attr =
+	__ATTR(type, 0444, scst_dev_type_show, NULL);
+static struct kobj_attribute scst_dev_threads_num_attr =
+	__ATTR(threads_num, 0644, scst_dev_threads_num_show,
+	       scst_dev_threads_num_store);
+static struct kobj_attribute scst_dev_threads_pool_type_attr =
+	__ATTR(threads_pool_type, 0444, scst_dev_threads_pool_type_show, NULL);
+static struct kobj_attribute scst_dev_thread_pids_attr =
+	__ATTR(thread_pids, 0444, scst_dev_thread_pids_show, NULL);
+
+static struct attribute *scst_dev_attrs[] = {
+	&scst_dev_type_attr.attr,
+	&scst_dev_threads_num_attr.attr,
+	&scst_dev_threads_pool_type_attr.attr,
+	&scst_dev_thread_pids_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(scst_dev);
+
+static const struct kobj_type scst_dev_ktype = {
+	.sysfs_ops = &kobj_sysfs_ops,
+	.release = scst_dev_release,
+	.default_groups = scst_dev_groups,
+};
+
+int scst_sysfs_dev_add(struct scst_device *dev)
+{
+	struct scst_dev_type *dt = dev->handler;
+	int ret;
+
+	ret = kobject_init_and_add(&dev->kobj, &scst_dev_ktype,
+				   scst_devices_kobj, "%s", dev->name);
+	if (ret)
+		goto put;
+	dev->exported_kobj = kobject_create_and_add("exported", &dev->kobj);
+	if (!dev->exported_kobj) {
+		ret = -ENOMEM;
+		goto del;
+	}
+	ret = sysfs_create_link(&dev->kobj, &dt->kobj, "handler");
+	if (ret)
+		goto put_exported;
+	ret = sysfs_create_link(&dt->kobj, &dev->kobj, dev->name);
+	if (ret)
+		goto remove_handler_link;
+	if (dt->dev_attrs) {
+		ret = sysfs_create_files(&dev->kobj, dt->dev_attrs);
+		if (ret)
+			goto remove_dev_link;
+	}
+	return 0;
+
+remove_dev_link:
+	sysfs_remove_link(&dt->kobj, dev->name);
+remove_handler_link:
+	sysfs_remove_link(&dev->kobj, "handler");
+put_exported:
+	kobject_put(dev->exported_kobj);
+del:
+	kobject_del(&dev->kobj);
+put:
+	kobject_put(&dev->kobj);
+	wait_for_completion(&dev->kobj_released);
+	return ret;
+}
+
+void scst_sysfs_dev_del(struct scst_device *dev)
+{
+	sysfs_remove_link(&dev->handler->kobj, dev->name);
+	sysfs_remove_link(&dev->kobj, "handler");
+	kobject_put(dev->exported_kobj);
+	kobject_del(&dev->kobj);
+	kobject_put(&dev->kobj);
+	wait_for_completion(&dev->kobj_released);
+}

@@ -1,0 +1,900 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scst_sysfs_tgt.c - targets/ in the management tree:
+ *
+ *   targets/<drv>/mgmt                      driver commands (add_target...)
+ *   targets/<drv>/<tgt>/enabled, rel_tgt_id, cpu_mask
+ *   targets/<drv>/<tgt>/luns/mgmt           add DEV LUN [read_only=1] |
+ *                                           del LUN | replace DEV LUN | clear
+ *   targets/<drv>/<tgt>/luns/<lun>/device   link to devices/<dev>
+ *   targets/<drv>/<tgt>/ini_groups/mgmt     create G | del G
+ *   .../ini_groups/<G>/initiators/mgmt      add P | del P | move P G2 | clear
+ *   .../ini_groups/<G>/luns/                as the target's luns/
+ *   targets/<drv>/<tgt>/sessions/<sess>/    initiator_name, counters, luns
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kobject.h>
+#include <linux/sysfs.h>
+#include <linux/slab.h>
+#include <linux/sched/signal.h>
+
+#include "scst_priv.h"
+
+static const struct kobj_type scst_tgt_ktype;
+static const struct kobj_type scst_acg_ktype;
+
+/* ---------------------------------------------------------------------- */
+/* targets/<drv>/                                                         */
+
+static void scst_tgtt_release(struct kobject *kobj)
+{
+	/* the template is static in the driver's module */
+}
+
+static struct scst_tgt_template *scst_kobj_to_tgtt(struct kobject *kobj)
+{
+	return container_of(kobj, struct scst_tgt_template, kobj);
+}
+
+static int scst_tgtt_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
+{
+	struct scst_tgt_template *tgtt = ctx;
+	const char *cmd = line->argv[0];
+
+	if (strcmp(cmd, "add_target") == 0 && tgtt->add_target) {
+		if (line->argc != 2) {
+			pr_err("%s: usage: add_target NAME [k=v;...]\n",
+			       tgtt->name);
+			return -EINVAL;
+		}
+		return tgtt->add_target(line->argv[1], line);
+	}
+	if (strcmp(cmd, "del_target") == 0 && tgtt->del_target) {
+		if (line->argc != 2 || line->nparams) {
+			pr_err("%s: usage: del_target NAME\n", tgtt->name);
+			return -EINVAL;
+		}
+		return tgtt->del_target(line->argv[1]);
+	}
+	if (tgtt->mgmt_cmd)
+		return tgtt->mgmt_cmd(line);
+	pr_err("%s: unknown mgmt command '%s'\n", tgtt->name, cmd);
+	return -EINVAL;
+}
+
+static ssize_t scst_tgtt_mgmt_store(struct kobject *kobj,
+				    struct kobj_attribute *attr,
+				    const char *buf, size_t count)
+{
+	/* not under scst_mutex: the driver registers targets itself */
+	return scst_mgmt_write(buf, count, scst_tgtt_mgmt_handler,
+			       SCST_MGMT_MAX_ARGS, scst_kobj_to_tgtt(kobj));
+}
+
+static ssize_t scst_tgtt_mgmt_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	struct scst_tgt_template *tgtt = scst_kobj_to_tgtt(kobj);
+
+	return sysfs_emit(buf, "%s\n", tgtt->mgmt_help ? tgtt->mgmt_help :
+			  "This target driver takes no mgmt commands");
+}
+
+static struct kobj_attribute scst_tgtt_mgmt_attr =
+	__ATTR(mgmt, 0644, scst_tgtt_mgmt_show, scst_tgtt_mgmt_store);
+
+static struct attribute *scst_tgtt_attrs[] = {
+	&scst_tgtt_mgmt_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(scst_tgtt);
+
+static const struct kobj_type scst_tgtt_ktype = {
+	.sysfs_ops = &kobj_sysfs_ops,
+	.release = scst_tgtt_release,
+	.default_groups = scst_tgtt_groups,
+};
+
+int scst_sysfs_tgtt_add(struct scst_tgt_template *tgtt)
+{
+	int ret;
+
+	memset(&tgtt->kobj, 0, sizeof(tgtt->kobj));
+	ret = kobject_init_and_add(&tgtt->kobj, &scst_tgtt_ktype,
+				   scst_targets_kobj, "%s", tgtt->name);
+	if (ret)
+		goto put;
+	if (tgtt->tgtt_attrs) {
+		ret = sysfs_create_files(&tgtt->kobj, tgtt->tgtt_attrs);
+		if (ret)
+			goto put;
+	}
+	return 0;
+put:
+	kobject_put(&tgtt->kobj);
+	return ret;
+}
+
+void scst_sysfs_tgtt_del(struct scst_tgt_template *tgtt)
+{
+	kobject_del(&tgtt->kobj);
+	kobject_put(&tgtt->kobj);
+}
+
+/* ---------------------------------------------------------------------- */
+/* luns/ of a target or a group                                           */
+
+/* The group a luns/ directory belongs to (the target's own, or a group). */
+static struct scst_acg *scst_luns_kobj_to_acg(struct kobject *luns_kobj)
+{
+	struct kobject *parent = luns_kobj->parent;
+
+	if (parent->ktype == &scst_tgt_ktype)
+		return scst_kobj_to_tgt(parent)->default_acg;
+	return container_of(parent, struct scst_acg, kobj);
+}
+
+static int scst_parse_lun(const char *s, u64 *lun)
+{
+	if (scst_mgmt_parse_u64(s, lun) || *lun > SCST_MAX_LUN) {
+		pr_err("bad LUN '%s' (0-%u)\n", s, SCST_MAX_LUN);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int scst_luns_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
+{
+	static const char *const lun_params[] = { "read_only" };
+	struct scst_acg *acg = ctx;
+	const char *cmd = line->argv[0], *bad, *ro;
+	bool read_only = false, replace;
+	struct scst_device *dev;
+	u64 lun;
+	int ret;
+
+	replace = strcmp(cmd, "replace") == 0;
+	if (strcmp(cmd, "add") == 0 || replace) {
+		if (line->argc != 3) {
+			pr_err("usage: %s DEVICE LUN [read_only=1]\n", cmd);
+			return -EINVAL;
+		}
+		if (scst_mgmt_check_params(line, lun_params, 1, &bad)) {
+			pr_err("%s: unknown parameter '%s'\n", cmd, bad);
+			return -EINVAL;
+		}
+		ro = scst_mgmt_get_param(line, "read_only");
+		if (ro && scst_mgmt_parse_bool(ro, &read_only)) {
+			pr_err("%s: bad read_only value '%s'\n", cmd, ro);
+			return -EINVAL;
+		}
+		ret = scst_parse_lun(line->argv[2], &lun);
+		if (ret)
+			return ret;
+		dev = scst_find_device(line->argv[1]);
+		if (!dev) {
+			pr_err("%s: device '%s' does not exist\n", cmd,
+			       line->argv[1]);
+			return -ENOENT;
+		}
+		ret = scst_acg_add_lun(acg, dev, lun, read_only, replace);
+	} else if (strcmp(cmd, "del") == 0) {
+		if (line->argc != 2 || line->nparams) {
+			pr_err("usage: del LUN\n");
+			return -EINVAL;
+		}
+		ret = scst_parse_lun(line->argv[1], &lun);
+		if (ret)
+			return ret;
+		ret = scst_acg_del_lun(acg, lun, true);
+	} else if (strcmp(cmd, "clear") == 0) {
+		if (line->argc != 1 || line->nparams) {
+			pr_err("usage: clear\n");
+			return -EINVAL;
+		}
+		scst_acg_clear_luns(acg);
+		ret = 0;
+	} else {
+		pr_err("unknown luns mgmt command '%s'\n", cmd);
+		return -EINVAL;
+	}
+	if (!ret)
+		scst_tgt_reassign_sessions(acg->tgt);
+	return ret;
+}
+
+static int scst_locked_mgmt(const char *buf, size_t count,
+			    int (*handler)(struct scst_mgmt_line *, void *),
+			    unsigned int max_positional, void *ctx)
+{
+	int ret;
+
+	/*
+	 * Removing a directory waits for the writers of its files; a writer
+	 * blocked on scst_mutex, held by the remover, would never finish.
+	 * Restarting the write drops the writer's hold on the file.
+	 */
+	if (!mutex_trylock(&scst_mutex))
+		return restart_syscall();
+	ret = scst_mgmt_write(buf, count, handler, max_positional, ctx);
+	mutex_unlock(&scst_mutex);
+	return ret;
+}
+
+static ssize_t scst_luns_mgmt_store(struct kobject *kobj,
+				    struct kobj_attribute *attr,
+				    const char *buf, size_t count)
+{
+	return scst_locked_mgmt(buf, count, scst_luns_mgmt_handler, 3,
+				scst_luns_kobj_to_acg(kobj));
+}
+
+static ssize_t scst_luns_mgmt_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf,
+		"Usage: echo \"add H:C:I:L|VNAME lun [parameters]\" >mgmt\n"
+		"       echo \"del lun\" >mgmt\n"
+		"       echo \"replace H:C:I:L|VNAME lun [parameters]\" >mgmt\n"
+		"       echo \"clear\" >mgmt\n"
+		"\nThe following parameters available: read_only\n");
+}
+
+static struct kobj_attribute scst_luns_mgmt_attr =
+	__ATTR(mgmt, 0644, scst_luns_mgmt_show, scst_luns_mgmt_store);
+
+/* ---------------------------------------------------------------------- */
+/* luns/<lun>/                                                            */
+
+static struct scst_acg_dev *scst_kobj_to_acg_dev(struct kobject *kobj)
+{
+	return container_of(kobj, struct scst_acg_dev, kobj);
+}
+
+static void scst_acg_dev_release(struct kobject *kobj)
+{
+	complete(&scst_kobj_to_acg_dev(kobj)->kobj_released);
+}
+
+static ssize_t scst_acg_dev_read_only_show(struct kobject *kobj,
+					   struct kobj_attribute *attr,
+					   char *buf)
+{
+	struct scst_acg_dev *ad = scst_kobj_to_acg_dev(kobj);
+
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%d\n", ad->read_only),
+				   ad->read_only);
+}
+
+static struct kobj_attribute scst_acg_dev_read_only_attr =
+	__ATTR(read_only, 0444, scst_acg_dev_read_only_show, NULL);
+
+static struct attribute *scst_acg_dev_attrs[] = {
+	&scst_acg_dev_read_only_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(scst_acg_dev);
+
+static const struct kobj_type scst_acg_dev_ktype = {
+	.sysfs_ops = &kobj_sysfs_ops,
+	.release = scst_acg_dev_release,
+	.default_groups = scst_acg_dev_groups,
+};
+
+static void scst_acg_dev_export_name(struct scst_acg_dev *ad, char *buf,
+				     size_t len)
+{
+	snprintf(buf, len, "export_%s_%s_%llu", ad->acg->tgt->name,
+		 ad->acg->is_default ? "" : ad->acg->name, ad->lun);
+}
+
+int scst_sysfs_acg_dev_add(struct scst_acg_dev *ad)
+{
+	char name[3 * SCST_MAX_NAME];
+	int ret;
+
+	ret = kobject_init_and_add(&ad->kobj, &scst_acg_dev_ktype,
+				   ad->acg->luns_kobj, "%llu", ad->lun);
+	if (ret)
+		goto put;
+	ret = sysfs_create_link(&ad->kobj, &ad->dev->kobj, "device");
+	if (ret)
+		goto del;
+	scst_acg_dev_export_name(ad, name, sizeof(name));
+	ret = sysfs_create_link(ad->dev->exported_kobj, &ad->kobj, name);
+	if (ret)
+		goto remove_link;
+	return 0;
+
+remove_link:
+	sysfs_remove_link(&ad->kobj, "device");
+del:
+	kobject_del(&ad->kobj);
+put:
+	kobject_put(&ad->kobj);
+	wait_for_completion(&ad->kobj_released);
+	return ret;
+}
+
+/* Removes the directory and frees @ad. */
+void scst_sysfs_acg_dev_del(struct scst_acg_dev *ad)
+{
+	char name[3 * SCST_MAX_NAME];
+
+	scst_acg_dev_export_name(ad, name, sizeof(name));
+	sysfs_remove_link(ad->dev->exported_kobj, name);
+	sysfs_remove_link(&ad->kobj, "device");
+	kobject_del(&ad->kobj);
+	kobject_put(&ad->kobj);
+	wait_for_completion(&ad->kobj_released);
+	kfree(ad);
+}
+
+/* ---------------------------------------------------------------------- */
+/* ini_groups/ and ini_groups/<G>/                                        */
+
+static struct scst_acg *scst_kobj_to_acg(struct kobject *kobj)
+{
+	return container_of(kobj, struct scst_acg, kobj);
+}
+
+static int scst_ini_groups_mgmt_handler(struct scst_mgmt_line *line,
+					void *ctx)
+{
+	struct scst_tgt *tgt = ctx;
+	const char *cmd = line->argv[0];
+	struct scst_acg *acg;
+	int ret;
+
+	if (line->argc != 2 || line->nparams) {
+		pr_err("usage: create GROUP | del GROUP\n");
+		return -EINVAL;
+	}
+	acg = scst_find_acg(tgt, line->argv[1]);
+	if (strcmp(cmd, "create") == 0) {
+		if (acg) {
+			pr_err("group %s already exists in %s\n",
+			       line->argv[1], tgt->name);
+			return -EEXIST;
+		}
+		if (strlen(line->argv[1]) >= SCST_MAX_NAME ||
+		    strchr(line->argv[1], '/')) {
+			pr_err("invalid group name '%s'\n", line->argv[1]);
+			return -EINVAL;
+		}
+		acg = scst_alloc_acg(tgt, line->argv[1], false);
+		if (!acg)
+			return -ENOMEM;
+		ret = scst_sysfs_acg_add(acg);
+		if (ret)
+			return ret;	/* @acg freed */
+		list_add_tail(&acg->tgt_entry, &tgt->acg_list);
+		return 0;
+	}
+	if (strcmp(cmd, "del") == 0) {
+		if (!acg) {
+			pr_err("group %s does not exist in %s\n",
+			       line->argv[1], tgt->name);
+			return -ENOENT;
+		}
+		scst_del_acg(acg);
+		scst_tgt_reassign_sessions(tgt);
+		return 0;
+	}
+	pr_err("unknown ini_groups mgmt command '%s'\n", cmd);
+	return -EINVAL;
+}
+
+static ssize_t scst_ini_groups_mgmt_store(struct kobject *kobj,
+					  struct kobj_attribute *attr,
+					  const char *buf, size_t count)
+{
+	return scst_locked_mgmt(buf, count, scst_ini_groups_mgmt_handler, 2,
+				scst_kobj_to_tgt(kobj->parent));
+}
+
+static ssize_t scst_ini_groups_mgmt_show(struct kobject *kobj,
+					 struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "Usage: echo \"create GROUP_NAME\" >mgmt\n"
+			  "       echo \"del GROUP_NAME\" >mgmt\n");
+}
+
+static struct kobj_attribute scst_ini_groups_mgmt_attr =
+	__ATTR(mgmt, 0644, scst_ini_groups_mgmt_show,
+	       scst_ini_groups_mgmt_store);
+
+static int scst_initiators_mgmt_handler(struct scst_mgmt_line *line,
+					void *ctx)
+{
+	struct scst_acg *acg = ctx, *to;
+	const char *cmd = line->argv[0];
+	int ret;
+
+	if (line->nparams) {
+		pr_err("initiators mgmt takes no parameters ('%s')\n",
+		       line->params[0].key);
+		return -EINVAL;
+	}
+	if (strcmp(cmd, "add") == 0 && line->argc == 2) {
+		ret = scst_acg_add_acn(acg, line->argv[1]);
+	} else if (strcmp(cmd, "del") == 0 && line->argc == 2) {
+		ret = scst_acg_del_acn(acg, line->argv[1]);
+	} else if (strcmp(cmd, "move") == 0 && line->argc == 3) {
+		to = scst_find_acg(acg->tgt, line->argv[2]);
+		if (!to) {
+			pr_err("move: group %s does not exist\n",
+			       line->argv[2]);
+			return -ENOENT;
+		}
+		ret = scst_acg_del_acn(acg, line->argv[1]);
+		if (!ret) {
+			ret = scst_acg_add_acn(to, line->argv[1]);
+			if (ret)	/* put it back where it was */
+				scst_acg_add_acn(acg, line->argv[1]);
+		}
+	} else if (strcmp(cmd, "clear") == 0 && line->argc == 1) {
+		scst_acg_clear_acns(acg);
+		ret = 0;
+	} else {
+		pr_err("bad initiators mgmt command '%s' (add NAME, del NAME, move NAME GROUP, clear)\n",
+		       cmd);
+		return -EINVAL;
+	}
+	if (!ret)
+		scst_tgt_reassign_sessions(acg->tgt);
+	return ret;
+}
+
+static ssize_t scst_initiators_mgmt_store(struct kobject *kobj,
+					  struct kobj_attribute *attr,
+					  const char *buf, size_t count)
+{
+	return scst_locked_mgmt(buf, count, scst_initiators_mgmt_handler, 3,
+				scst_kobj_to_acg(kobj->parent));
+}
+
+static ssize_t scst_initiators_mgmt_show(struct kobject *kobj,
+					 struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "Usage: echo \"add INITIATOR_NAME\" >mgmt\n"
+			  "       echo \"del INITIATOR_NAME\" >mgmt\n"
+			  "       echo \"move INITIATOR_NAME DEST_GROUP_NAME\" >mgmt\n"
+			  "       echo \"clear\" >mgmt\n");
+}
+
+static struct kobj_attribute scst_initiators_mgmt_attr =
+	__ATTR(mgmt, 0644, scst_initiators_mgmt_show,
+	       scst_initiators_mgmt_store);
+
+static ssize_t scst_acn_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%s\n", attr->attr.name);
+}
+
+int scst_sysfs_acn_add(struct scst_acg *acg, struct scst_acn *acn)
+{
+	if (strchr(acn->name, '/') || strcmp(acn->name, "mgmt") == 0) {
+		pr_err("initiator name '%s' cannot be a file name\n",
+		       acn->name);
+		return -EINVAL;
+	}
+	sysfs_attr_init(&acn->attr.attr);
+	acn->attr.attr.name = acn->name;
+	acn->attr.attr.mode = 0444;
+	acn->attr.show = scst_acn_show;
+	return sysfs_create_file(acg->initiators_kobj, &acn->attr.attr);
+}
+
+void scst_sysfs_acn_del(struct scst_acg *acg, struct scst_acn *acn)
+{
+	sysfs_remove_file(acg->initiators_kobj, &acn->attr.attr);
+}
+
+static ssize_t scst_cpu_mask_emit(const cpumask_t *mask, char *buf)
+{
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%*pb\n",
+						    cpumask_pr_args(mask)),
+				   !cpumask_full(mask));
+}
+
+static int scst_cpu_mask_parse(const char *buf, size_t count,
+			       cpumask_t *mask)
+{
+	cpumask_var_t m;
+	int ret;
+
+	if (!alloc_cpumask_var(&m, GFP_KERNEL))
+		return -ENOMEM;
+	ret = cpumask_parse(buf, m);
+	if (ret || cpumask_empty(m) ||
+	    !cpumask_intersects(m, cpu_online_mask)) {
+		pr_err("cpu_mask: '%.*s' is not a mask of online CPUs\n",
+		       (int)strcspn(buf, "\n"), buf);
+		ret = -EINVAL;
+	} else {
+		cpumask_copy(mask, m);
+	}
+	free_cpumask_var(m);
+	return ret;
+}
+
+static ssize_t scst_acg_cpu_mask_show(struct kobject *kobj,
+				      struct kobj_attribute *attr, char *buf)
+{
+	return scst_cpu_mask_emit(&scst_kobj_to_acg(kobj)->cpu_mask, buf);
+}
+
+static ssize_t scst_acg_cpu_mask_store(struct kobject *kobj,
+				       struct kobj_attribute *attr,
+				       const char *buf, size_t count)
+{
+	int ret = scst_cpu_mask_parse(buf, count,
+				      &scst_kobj_to_acg(kobj)->cpu_mask);
+
+	return ret ? ret : count;
+}
+
+static struct kobj_attribute scst_acg_cpu_mask_attr =
+	__ATTR(cpu_mask, 0644, scst_acg_cpu_mask_show, scst_acg_cpu_mask_store);
+
+static struct attribute *scst_acg_attrs[] = {
+	&scst_acg_cpu_mask_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(scst_acg);
+
+static void scst_acg_release(struct kobject *kobj)
+{
+	complete(&scst_kobj_to_acg(kobj)->kobj_released);
+}
+
+static const struct kobj_type scst_acg_ktype = {
+	.sysfs_ops = &kobj_sysfs_ops,
+	.release = scst_acg_release,
+	.default_groups = scst_acg_groups,
+};
+
+/* On failure @acg is freed. */
+int scst_sysfs_acg_add(struct scst_acg *acg)
+{
+	int ret;
+
+	ret = kobject_init_and_add(&acg->kobj, &scst_acg_ktype,
+				   acg->tgt->ini_groups_kobj, "%s", acg->name);
+	if (ret)
+		goto put;
+	ret = -ENOMEM;
+	acg->luns_kobj = kobject_create_and_add("luns", &acg->kobj);
+	if (!acg->luns_kobj)
+		goto del;
+	ret = sysfs_create_file(acg->luns_kobj, &scst_luns_mgmt_attr.attr);
+	if (ret)
+		goto put_luns;
+	ret = -ENOMEM;
+	acg->initiators_kobj = kobject_create_and_add("initiators",
+						      &acg->kobj);
+	if (!acg->initiators_kobj)
+		goto put_luns;
+	ret = sysfs_create_file(acg->initiators_kobj,
+				&scst_initiators_mgmt_attr.attr);
+	if (ret)
+		goto put_initiators;
+	return 0;
+
+put_initiators:
+	kobject_put(acg->initiators_kobj);
+put_luns:
+	kobject_put(acg->luns_kobj);
+del:
+	kobject_del(&acg->kobj);
+put:
+	kobject_put(&acg->kobj);
+	wait_for_completion(&acg->kobj_released);
+	kfree(acg);
+	return ret;
+}
+
+/* Removes the directory and frees @acg. */
+void scst_sysfs_acg_del(struct scst_acg *acg)
+{
+	kobject_put(acg->initiators_kobj);
+	kobject_put(acg->luns_kobj);
+	kobject_del(&acg->kobj);
+	kobject_put(&acg->kobj);
+	wait_for_completion(&acg->kobj_released);
+	kfree(acg);
+}
+
+/* ---------------------------------------------------------------------- */
+/* targets/<drv>/<tgt>/                                                   */
+
+static void scst_tgt_release(struct kobject *kobj)
+{
+	complete(&scst_kobj_to_tgt(kobj)->kobj_released);
+}
+
+static ssize_t scst_tgt_enabled_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	struct scst_tgt *tgt = scst_kobj_to_tgt(kobj);
+	bool on = tgt->tgtt->is_target_enabled ?
+		  tgt->tgtt->is_target_enabled(tgt) : true;
+
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%d\n", on), on);
+}
+
+static ssize_t scst_tgt_enabled_store(struct kobject *kobj,
+				      struct kobj_attribute *attr,
+				      const char *buf, size_t count)
+{
+	struct scst_tgt *tgt = scst_kobj_to_tgt(kobj);
+	bool on;
+	int ret;
+
+	ret = kstrtobool(buf, &on);
+	if (ret) {
+		pr_err("%s: enabled: '%.*s' is not 0 or 1\n", tgt->name,
+		       (int)strcspn(buf, "\n"), buf);
+		return ret;
+	}
+	ret = scst_tgt_set_enabled(tgt, on);
+	if (ret) {
+		pr_err("%s: %s failed: %d\n", tgt->name,
+		       on ? "enable" : "disable", ret);
+		return ret;
+	}
+	return count;
+}
+
+static ssize_t scst_tgt_rel_tgt_id_show(struct kobject *kobj,
+					struct kobj_attribute *attr, char *buf)
+{
+	struct scst_tgt *tgt = scst_kobj_to_tgt(kobj);
+
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%u\n",
+						    tgt->rel_tgt_id), true);
+}
+
+static ssize_t scst_tgt_rel_tgt_id_store(struct kobject *kobj,
+					 struct kobj_attribute *attr,
+					 const char *buf, size_t count)
+{
+	struct scst_tgt *tgt = scst_kobj_to_tgt(kobj), *t;
+	struct scst_tgt_template *tgtt;
+	u16 id;
+	int ret;
+
+	ret = kstrtou16(buf, 0, &id);
+	if (ret || id == 0) {
+		pr_err("%s: rel_tgt_id: '%.*s' is not in 1-65535\n", tgt->name,
+		       (int)strcspn(buf, "\n"), buf);
+		return -EINVAL;
+	}
+	if (!mutex_trylock(&scst_mutex))
+		return restart_syscall();	/* see scst_locked_mgmt() */
+	list_for_each_entry(tgtt, &scst_template_list, list_entry) {
+		list_for_each_entry(t, &tgtt->tgt_list, tgtt_entry) {
+			if (t != tgt && t->rel_tgt_id == id) {
+				pr_err("%s: rel_tgt_id %u is used by %s\n",
+				       tgt->name, id, t->name);
+				ret = -EEXIST;
+			}
+		}
+	}
+	if (!ret)
+		tgt->rel_tgt_id = id;
+	mutex_unlock(&scst_mutex);
+	return ret ? ret : count;
+}
+
+static ssize_t scst_tgt_cpu_mask_show(struct kobject *kobj,
+				      struct kobj_attribute *attr, char *buf)
+{
+	return scst_cpu_mask_emit(&scst_kobj_to_tgt(kobj)->cpu_mask, buf);
+}
+
+static ssize_t scst_tgt_cpu_mask_store(struct kobject *kobj,
+				       struct kobj_attribute *attr,
+				       const char *buf, size_t count)
+{
+	int ret = scst_cpu_mask_parse(buf, count,
+				      &scst_kobj_to_tgt(kobj)->cpu_mask);
+
+	return ret ? ret : count;
+}
+
+static struct kobj_attribute scst_tgt_enabled_attr =
+	__ATTR(enabled, 0644, scst_tgt_enabled_show, scst_tgt_enabled_store);
+static struct kobj_attribute scst_tgt_rel_tgt_id_attr =
+	__ATTR(rel_tgt_id, 0644, scst_tgt_rel_tgt_id_show,
+	       scst_tgt_rel_tgt_id_store);
+static struct kobj_attribute scst_tgt_cpu_mask_attr =
+	__ATTR(cpu_mask, 0644, scst_tgt_cpu_mask_show, scst_tgt_cpu_mask_store);
+
+static struct attribute *scst_tgt_attrs[] = {
+	&scst_tgt_enabled_attr.attr,
+	&scst_tgt_rel_tgt_id_attr.attr,
+	&scst_tgt_cpu_mask_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(scst_tgt);
+
+static const struct kobj_type scst_tgt_ktype = {
+	.sysfs_ops = &kobj_sysfs_ops,
+	.release = scst_tgt_release,
+	.default_groups = scst_tgt_groups,
+};
+
+int scst_sysfs_tgt_add(struct scst_tgt *tgt)
+{
+	int ret;
+
+	ret = kobject_init_and_add(&tgt->kobj, &scst_tgt_ktype,
+				   &tgt->tgtt->kobj, "%s", tgt->name);
+	if (ret)
+		goto put;
+	ret = -ENOMEM;
+	tgt->luns_kobj = kobject_create_and_add("luns", &tgt->kobj);
+	if (!tgt->luns_kobj)
+		goto del;
+	tgt->default_acg->luns_kobj = tgt->luns_kobj;
+	ret = sysfs_create_file(tgt->luns_kobj, &scst_luns_mgmt_attr.attr);
+	if (ret)
+		goto put_luns;
+	ret = -ENOMEM;
+	tgt->ini_groups_kobj = kobject_create_and_add("ini_groups",
+						      &tgt->kobj);
+	if (!tgt->ini_groups_kobj)
+		goto put_luns;
+	ret = sysfs_create_file(tgt->ini_groups_kobj,
+				&scst_ini_groups_mgmt_attr.attr);
+	if (ret)
+		goto put_ini_groups;
+	ret = -ENOMEM;
+	tgt->sessions_kobj = kobject_create_and_add("sessions", &tgt->kobj);
+	if (!tgt->sessions_kobj)
+		goto put_ini_groups;
+	if (tgt->tgtt->tgt_attrs) {
+		ret = sysfs_create_files(&tgt->kobj, tgt->tgtt->tgt_attrs);
+		if (ret)
+			goto put_sessions;
+	}
+	return 0;
+
+put_sessions:
+	kobject_put(tgt->sessions_kobj);
+put_ini_groups:
+	kobject_put(tgt->ini_groups_kobj);
+put_luns:
+	kobject_put(tgt->luns_kobj);
+del:
+	kobject_del(&tgt->kobj);
+put:
+	kobject_put(&tgt->kobj);
+	wait_for_completion(&tgt->kobj_released);
+	return ret;
+}
+
+/* Removes the directory and frees @tgt. */
+void scst_sysfs_tgt_del(struct scst_tgt *tgt)
+{
+	kobject_put(tgt->sessions_kobj);
+	kobject_put(tgt->ini_groups_kobj);
+	kobject_put(tgt->luns_kobj);
+	kobject_del(&tgt->kobj);
+	kobject_put(&tgt->kobj);
+	wait_for_completion(&tgt->kobj_released);
+	kfree(tgt);
+}
+
+/* ---------------------------------------------------------------------- */
+/* sessions/<sess>/                                                       */
+
+static void scst_sess_release(struct kobject *kobj)
+{
+	complete(&scst_kobj_to_sess(kobj)->kobj_released);
+}
+
+#define SCST_SESS_COUNTER_ATTR(fname, expr)				\
+static ssize_t scst_sess_##fname##_show(struct kobject *kobj,		\
+					struct kobj_attribute *attr,	\
+					char *buf)			\
+{									\
+	struct scst_session *sess = scst_kobj_to_sess(kobj);		\
+									\
+	return sysfs_emit(buf, "%lld\n", (long long)(expr));		\
+}									\
+static struct kobj_attribute scst_sess_##fname##_attr =		\
+	__ATTR(fname, 0444, scst_sess_##fname##_show, NULL)
+
+SCST_SESS_COUNTER_ATTR(active_commands, atomic_read(&sess->active_cmds));
+SCST_SESS_COUNTER_ATTR(commands, atomic64_read(&sess->commands));
+SCST_SESS_COUNTER_ATTR(read_cmd_count, atomic64_read(&sess->read_cmds));
+SCST_SESS_COUNTER_ATTR(write_cmd_count, atomic64_read(&sess->write_cmds));
+SCST_SESS_COUNTER_ATTR(read_io_count_kb,
+		       atomic64_read(&sess->read_bytes) >> 10);
+SCST_SESS_COUNTER_ATTR(write_io_count_kb,
+		       atomic64_read(&sess->write_bytes) >> 10);
+
+static ssize_t scst_sess_initiator_name_show(struct kobject *kobj,
+					     struct kobj_attribute *attr,
+					     char *buf)
+{
+	return sysfs_emit(buf, "%s\n", scst_kobj_to_sess(kobj)->initiator_name);
+}
+
+static struct kobj_attribute scst_sess_initiator_name_attr =
+	__ATTR(initiator_name, 0444, scst_sess_initiator_name_show, NULL);
+
+static struct attribute *scst_sess_attrs[] = {
+	&scst_sess_initiator_name_attr.attr,
+	&scst_sess_active_commands_attr.attr,
+	&scst_sess_commands_attr.attr,
+	&scst_sess_read_cmd_count_attr.attr,
+	&scst_sess_write_cmd_count_attr.attr,
+	&scst_sess_read_io_count_kb_attr.attr,
+	&scst_sess_write_io_count_kb_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(scst_sess);
+
+static const struct kobj_type scst_sess_ktype = {
+	.sysfs_ops = &kobj_sysfs_ops,
+	.release = scst_sess_release,
+	.default_groups = scst_sess_groups,
+};
+
+/* sessions/<sess>/luns links to the luns/ of the group it matched. */
+void scst_sysfs_sess_update_luns_link(struct scst_session *sess)
+{
+	sysfs_remove_link(&sess->kobj, "luns");
+	if (sysfs_create_link(&sess->kobj, sess->acg->luns_kobj, "luns"))
+		pr_warn("%s: cannot link its luns\n", sess->sess_name);
+}
+
+int scst_sysfs_sess_add(struct scst_session *sess)
+{
+	struct scst_tgt *tgt = sess->tgt;
+	int ret;
+
+	ret = kobject_init_and_add(&sess->kobj, &scst_sess_ktype,
+				   tgt->sessions_kobj, "%s", sess->sess_name);
+	if (ret)
+		goto put;
+	ret = sysfs_create_link(&sess->kobj, sess->acg->luns_kobj, "luns");
+	if (ret)
+		goto del;
+	if (tgt->tgtt->sess_attrs) {
+		ret = sysfs_create_files(&sess->kobj, tgt->tgtt->sess_attrs);
+		if (ret)
+			goto remove_link;
+	}
+	return 0;
+
+remove_link:
+	sysfs_remove_link(&sess->kobj, "luns");
+del:
+	kobject_del(&sess->kobj);
+put:
+	kobject_put(&sess->kobj);
+	wait_for_completion(&sess->kobj_released);
+	return ret;
+}
+
+/* Removes the directory; no attribute method runs once this returns. */
+void scst_sysfs_sess_del(struct scst_session *sess)
+{
+	sysfs_remove_link(&sess->kobj, "luns");
+	kobject_del(&sess->kobj);
+}
+
+/* Frees @sess, after scst_sysfs_sess_del(). */
+void scst_sysfs_sess_free(struct scst_session *sess)
+{
+	kobject_put(&sess->kobj);
+	wait_for_completion(&sess->kobj_released);
+	kfree(sess);
+}

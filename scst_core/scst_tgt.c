@@ -1,0 +1,793 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scst_tgt.c - targets, sessions, access groups and the LUN maps that tie
+ * them to devices.
+ *
+ * Every configuration change of a target (a LUN added, removed or
+ * replaced, a group or initiator pattern added or removed) ends in
+ * scst_tgt_reassign_sessions(), which matches each session against the
+ * groups again and publishes a new LUN map for it. A map change is seen by
+ * the initiator as REPORTED LUNS DATA HAS CHANGED (SPC-4 6.33); a LUN that
+ * now names another device reports INQUIRY DATA HAS CHANGED.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "scst_priv.h"
+
+/* ---------------------------------------------------------------------- */
+/* access groups                                                          */
+
+struct scst_acg *scst_alloc_acg(struct scst_tgt *tgt, const char *name,
+				bool is_default)
+{
+	struct scst_acg *acg;
+
+	acg = kzalloc(sizeof(*acg), GFP_KERNEL);
+	if (!acg)
+		return NULL;
+	acg->tgt = tgt;
+	strscpy(acg->name, name, sizeof(acg->name));
+	acg->is_default = is_default;
+	INIT_LIST_HEAD(&acg->acg_dev_list);
+	INIT_LIST_HEAD(&acg->acn_list);
+	cpumask_setall(&acg->cpu_mask);
+	init_completion(&acg->kobj_released);
+	return acg;
+}
+
+struct scst_acg *scst_find_acg(struct scst_tgt *tgt, const char *name)
+{
+	struct scst_acg *acg;
+
+	lockdep_assert_held(&scst_mutex);
+	list_for_each_entry(acg, &tgt->acg_list, tgt_entry)
+		if (strcmp(acg->name, name) == 0)
+			return acg;
+	return NULL;
+}
+
+static struct scst_acg_dev *scst_find_acg_dev(struct scst_acg *acg, u64 lun)
+{
+	struct scst_acg_dev *ad;
+
+	list_for_each_entry(ad, &acg->acg_dev_list, acg_entry)
+		if (ad->lun == lun)
+			return ad;
+	return NULL;
+}
+
+static void scst_free_acg_dev(struct scst_acg_dev *ad)
+{
+	list_del(&ad->acg_entry);
+	list_del(&ad->dev_entry);
+	scst_sysfs_acg_dev_del(ad);	/* frees @ad */
+}
+
+/*
+ * Add (or, with @replace, replace) a LUN of an access group. The caller
+ * reassigns the target's sessions afterwards.
+ */
+int scst_acg_add_lun(struct scst_acg *acg, struct scst_device *dev, u64 lun,
+		     bool read_only, bool replace)
+{
+	struct scst_acg_dev *ad, *old, *pos;
+	int ret;
+
+	lockdep_assert_held(&scst_mutex);
+	if (lun > SCST_MAX_LUN) {
+		pr_err("LUN %llu out of range (0-%u)\n", lun, SCST_MAX_LUN);
+		return -EINVAL;
+	}
+	old = scst_find_acg_dev(acg, lun);
+	if (old && !replace) {
+		pr_err("LUN %llu of %s/%s is already in use by device %s\n",
+		       lun, acg->tgt->name, acg->name, old->dev->name);
+		return -EEXIST;
+	}
+
+	ad = kzalloc(sizeof(*ad), GFP_KERNEL);
+	if (!ad)
+		return -ENOMEM;
+	ad->acg = acg;
+	ad->dev = dev;
+	ad->lun = lun;
+	ad->read_only = read_only;
+	init_completion(&ad->kobj_released);
+
+	if (old)
+		scst_free_acg_dev(old);
+
+	/* keep the list sorted by LUN: REPORT LUNS lists them in order */
+	list_for_each_entry(pos, &acg->acg_dev_list, acg_entry)
+		if (pos->lun > lun)
+			break;
+	list_add_tail(&ad->acg_entry, &pos->acg_entry);
+	list_add_tail(&ad->dev_entry, &dev->lun_refs);
+
+	ret = scst_sysfs_acg_dev_add(ad);
+	if (ret) {
+		list_del(&ad->acg_entry);
+		list_del(&ad->dev_entry);
+		kfree(ad);
+		return ret;
+	}
+	return 0;
+}
+
+int scst_acg_del_lun(struct scst_acg *acg, u64 lun, bool gen_ua)
+{
+	struct scst_acg_dev *ad;
+
+	lockdep_assert_held(&scst_mutex);
+	ad = scst_find_acg_dev(acg, lun);
+	if (!ad) {
+		pr_err("LUN %llu does not exist in %s/%s\n", lun,
+		       acg->tgt->name, acg->name);
+		return -ENOENT;
+	}
+	scst_free_acg_dev(ad);
+	return 0;
+}
+
+void scst_acg_clear_luns(struct scst_acg *acg)
+{
+	struct scst_acg_dev *ad, *tmp;
+
+	lockdep_assert_held(&scst_mutex);
+	list_for_each_entry_safe(ad, tmp, &acg->acg_dev_list, acg_entry)
+		scst_free_acg_dev(ad);
+}
+
+static struct scst_acn *scst_find_acn(struct scst_acg *acg,
+				      const char *pattern)
+{
+	struct scst_acn *acn;
+
+	list_for_each_entry(acn, &acg->acn_list, entry)
+		if (strcmp(acn->name, pattern) == 0)
+			return acn;
+	return NULL;
+}
+
+int scst_acg_add_acn(struct scst_acg *acg, const char *pattern)
+{
+	struct scst_acg *other;
+	struct scst_acn *acn;
+	int ret;
+
+	lockdep_assert_held(&scst_mutex);
+	if (scst_pattern_validate(pattern)) {
+		pr_err("invalid initiator name pattern '%s'\n", pattern);
+		return -EINVAL;
+	}
+	list_for_each_entry(other, &acg->tgt->acg_list, tgt_entry) {
+		if (scst_find_acn(other, pattern)) {
+			pr_err("initiator %s is already in group %s\n",
+			       pattern, other->name);
+			return -EEXIST;
+		}
+	}
+
+	acn = kzalloc(sizeof(*acn), GFP_KERNEL);
+	if (!acn)
+		return -ENOMEM;
+	strscpy(acn->name, pattern, sizeof(acn->name));
+	ret = scst_sysfs_acn_add(acg, acn);
+	if (ret) {
+		kfree(acn);
+		return ret;
+	}
+	list_add_tail(&acn->entry, &acg->acn_list);
+	return 0;
+}
+
+int scst_acg_del_acn(struct scst_acg *acg, const char *pattern)
+{
+	struct scst_acn *acn;
+
+	lockdep_assert_held(&scst_mutex);
+	acn = scst_find_acn(acg, pattern);
+	if (!acn) {
+		pr_err("initiator %s is not in group %s\n", pattern,
+		       acg->name);
+		return -ENOENT;
+	}
+	list_del(&acn->entry);
+	scst_sysfs_acn_del(acg, acn);
+	kfree(acn);
+	return 0;
+}
+
+void scst_acg_clear_acns(struct scst_acg *acg)
+{
+	struct scst_acn *acn, *tmp;
+
+	lockdep_assert_held(&scst_mutex);
+	list_for_each_entry_safe(acn, tmp, &acg->acn_list, entry) {
+		list_del(&acn->entry);
+		scst_sysfs_acn_del(acg, acn);
+		kfree(acn);
+	}
+}
+
+/* Remove a group with its LUNs and initiators; sessions move elsewhere. */
+void scst_del_acg(struct scst_acg *acg)
+{
+	lockdep_assert_held(&scst_mutex);
+	scst_acg_clear_acns(acg);
+	scst_acg_clear_luns(acg);
+	list_del(&acg->tgt_entry);
+	if (!acg->is_default)
+		scst_sysfs_acg_del(acg);	/* frees @acg */
+	else
+		kfree(acg);
+}
+
+/*
+ * The group an initiator belongs to: the first group (in creation order)
+ * with a pattern that matches it and no '!' pattern that excludes it; the
+ * target's default group otherwise.
+ */
+static struct scst_acg *scst_match_acg(struct scst_tgt *tgt,
+				       const char *initiator)
+{
+	struct scst_acg *acg;
+	struct scst_acn *acn;
+
+	list_for_each_entry(acg, &tgt->acg_list, tgt_entry) {
+		bool match = false, excluded = false;
+
+		if (acg->is_default)
+			continue;
+		list_for_each_entry(acn, &acg->acn_list, entry) {
+			switch (scst_pattern_match(acn->name, initiator)) {
+			case SCST_PATTERN_MATCH:
+				match = true;
+				break;
+			case SCST_PATTERN_EXCLUDE:
+				excluded = true;
+				break;
+			case SCST_PATTERN_NO_MATCH:
+				break;
+			}
+		}
+		if (match && !excluded)
+			return acg;
+	}
+	return tgt->default_acg;
+}
+
+/* ---------------------------------------------------------------------- */
+/* LUN maps                                                               */
+
+static struct scst_tgt_dev *scst_alloc_tgt_dev(struct scst_session *sess,
+					       struct scst_acg_dev *ad)
+{
+	unsigned long flags;
+	struct scst_device *dev = ad->dev;
+	struct scst_tgt_dev *tgt_dev;
+	int ret;
+
+	tgt_dev = kzalloc(sizeof(*tgt_dev), GFP_KERNEL);
+	if (!tgt_dev)
+		return NULL;
+	tgt_dev->dev = dev;
+	tgt_dev->sess = sess;
+	tgt_dev->lun = ad->lun;
+	tgt_dev->read_only = ad->read_only;
+	spin_lock_init(&tgt_dev->ua_lock);
+	INIT_LIST_HEAD(&tgt_dev->ua_list);
+	atomic_set(&tgt_dev->cmd_count, 1);	/* the LUN map's reference */
+
+	if (dev->handler->attach_tgt) {
+		ret = dev->handler->attach_tgt(tgt_dev);
+		if (ret) {
+			pr_err("device %s refused session %s: %d\n", dev->name,
+			       sess->sess_name, ret);
+			kfree(tgt_dev);
+			return NULL;
+		}
+	}
+	spin_lock_irqsave(&dev->dev_lock, flags);
+	list_add_tail(&tgt_dev->dev_entry, &dev->tgt_dev_list);
+	spin_unlock_irqrestore(&dev->dev_lock, flags);
+	return tgt_dev;
+}
+
+void scst_put_tgt_dev(struct scst_tgt_dev *tgt_dev)
+{
+	if (atomic_dec_and_test(&tgt_dev->cmd_count))
+		wake_up_all(&scst_tmf_waitq);
+}
+
+/* Drop the map's reference, wait for the commands, free. */
+static void scst_release_tgt_dev(struct scst_tgt_dev *tgt_dev)
+{
+	unsigned long flags;
+	struct scst_device *dev = tgt_dev->dev;
+
+	scst_put_tgt_dev(tgt_dev);
+	wait_event(scst_tmf_waitq, atomic_read(&tgt_dev->cmd_count) == 0);
+
+	spin_lock_irqsave(&dev->dev_lock, flags);
+	/* SPC-2: losing the nexus releases its reservation */
+	if (dev->reserved_by == tgt_dev->sess)
+		dev->reserved_by = NULL;
+	list_del(&tgt_dev->dev_entry);
+	spin_unlock_irqrestore(&dev->dev_lock, flags);
+	if (dev->handler->detach_tgt)
+		dev->handler->detach_tgt(tgt_dev);
+	scst_tgt_dev_free_uas(tgt_dev);
+	kfree(tgt_dev);
+}
+
+/**
+ * scst_lookup_tgt_dev() - the device behind a LUN of a session
+ * @sess: the session
+ * @lun: the LUN
+ *
+ * Lock-free (RCU); the caller owns a reference it drops with
+ * scst_put_tgt_dev().
+ *
+ * Return: the tgt_dev, or NULL when the LUN is not mapped.
+ */
+struct scst_tgt_dev *scst_lookup_tgt_dev(struct scst_session *sess, u64 lun)
+{
+	struct scst_tgt_dev *tgt_dev = NULL;
+	struct scst_lun_map *map;
+	unsigned int lo = 0, hi;
+
+	rcu_read_lock();
+	map = rcu_dereference(sess->lun_map);
+	if (!map)
+		goto unlock;
+	hi = map->nr;
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+		struct scst_tgt_dev *t = map->tgt_devs[mid];
+
+		if (t->lun == lun) {
+			tgt_dev = t;
+			atomic_inc(&tgt_dev->cmd_count);
+			break;
+		}
+		if (t->lun < lun)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+unlock:
+	rcu_read_unlock();
+	return tgt_dev;
+}
+
+static struct scst_tgt_dev *scst_map_find(struct scst_lun_map *map, u64 lun)
+{
+	unsigned int i;
+
+	if (!map)
+		return NULL;
+	for (i = 0; i < map->nr; i++)
+		if (map->tgt_devs[i]->lun == lun)
+			return map->tgt_devs[i];
+	return NULL;
+}
+
+/*
+ * Publish the LUN map of @acg for @sess. Entries that did not change keep
+ * their tgt_dev (and its pending unit attentions); the rest are made anew,
+ * and the old ones are released once no command uses them.
+ */
+static int scst_sess_update_map(struct scst_session *sess,
+				struct scst_acg *acg, bool initial)
+{
+	struct scst_lun_map *old, *map;
+	struct scst_tgt_dev *t, *prev;
+	struct scst_acg_dev *ad;
+	unsigned int n = 0, i;
+	bool changed = false;
+
+	lockdep_assert_held(&scst_mutex);
+	old = rcu_dereference_protected(sess->lun_map,
+					lockdep_is_held(&scst_mutex));
+
+	list_for_each_entry(ad, &acg->acg_dev_list, acg_entry)
+		n++;
+	map = kzalloc(struct_size(map, tgt_devs, n), GFP_KERNEL);
+	if (!map)
+		return -ENOMEM;
+
+	list_for_each_entry(ad, &acg->acg_dev_list, acg_entry) {
+		prev = scst_map_find(old, ad->lun);
+		if (prev && prev->dev == ad->dev &&
+		    prev->read_only == ad->read_only) {
+			map->tgt_devs[map->nr++] = prev;
+			continue;
+		}
+		t = scst_alloc_tgt_dev(sess, ad);
+		if (!t)
+			continue;	/* logged; the LUN stays invisible */
+		if (initial)
+			scst_tgt_dev_add_ua(t, SCST_SENSE_POWER_ON_RESET);
+		else if (prev)
+			scst_tgt_dev_add_ua(t, SCST_SENSE_INQUIRY_DATA_CHANGED);
+		map->tgt_devs[map->nr++] = t;
+		changed = true;
+	}
+	if (old) {
+		for (i = 0; i < old->nr; i++) {
+			if (!scst_map_find(map, old->tgt_devs[i]->lun) ||
+			    scst_map_find(map, old->tgt_devs[i]->lun) !=
+			    old->tgt_devs[i])
+				changed = true;
+		}
+		if (old->nr != map->nr)
+			changed = true;
+	}
+
+	sess->acg = acg;
+	rcu_assign_pointer(sess->lun_map, map);
+	if (!initial && changed)
+		scst_sess_add_ua(sess, SCST_SENSE_REPORTED_LUNS_CHANGED);
+
+	if (old) {
+		synchronize_rcu();
+		for (i = 0; i < old->nr; i++)
+			if (scst_map_find(map, old->tgt_devs[i]->lun) !=
+			    old->tgt_devs[i])
+				scst_release_tgt_dev(old->tgt_devs[i]);
+		kfree(old);
+	}
+	return 0;
+}
+
+static void scst_sess_free_map(struct scst_session *sess)
+{
+	struct scst_lun_map *map;
+	unsigned int i;
+
+	map = rcu_dereference_protected(sess->lun_map, true);
+	RCU_INIT_POINTER(sess->lun_map, NULL);
+	if (!map)
+		return;
+	synchronize_rcu();
+	for (i = 0; i < map->nr; i++)
+		scst_release_tgt_dev(map->tgt_devs[i]);
+	kfree(map);
+}
+
+/**
+ * scst_tgt_reassign_sessions() - apply a configuration change to sessions
+ * @tgt: the target whose groups or LUNs changed
+ */
+void scst_tgt_reassign_sessions(struct scst_tgt *tgt)
+{
+	struct scst_session *sess;
+
+	lockdep_assert_held(&scst_mutex);
+	list_for_each_entry(sess, &tgt->sess_list, tgt_entry) {
+		struct scst_acg *acg = scst_match_acg(tgt,
+						      sess->initiator_name);
+		bool moved = acg != sess->acg;
+
+		if (scst_sess_update_map(sess, acg, false))
+			pr_err("session %s: out of memory updating its LUNs\n",
+			       sess->sess_name);
+		if (moved)
+			scst_sysfs_sess_update_luns_link(sess);
+	}
+}
+
+/* Remove every LUN that exports @dev (the device is going away). */
+void scst_dev_remove_luns(struct scst_device *dev)
+{
+	struct scst_acg_dev *ad, *tmp;
+	struct scst_tgt *tgts[8];
+	unsigned int ntgts = 0, i;
+	bool overflow = false;
+
+	lockdep_assert_held(&scst_mutex);
+	list_for_each_entry_safe(ad, tmp, &dev->lun_refs, dev_entry) {
+		struct scst_tgt *tgt = ad->acg->tgt;
+
+		pr_info("removing LUN %llu of %s/%s: device %s is going away\n",
+			ad->lun, tgt->name, ad->acg->name, dev->name);
+		for (i = 0; i < ntgts; i++)
+			if (tgts[i] == tgt)
+				break;
+		if (i == ntgts) {
+			if (ntgts < ARRAY_SIZE(tgts))
+				tgts[ntgts++] = tgt;
+			else
+				overflow = true;
+		}
+		scst_free_acg_dev(ad);
+	}
+
+	if (overflow) {
+		struct scst_tgt_template *tgtt;
+		struct scst_tgt *tgt;
+
+		list_for_each_entry(tgtt, &scst_template_list, list_entry)
+			list_for_each_entry(tgt, &tgtt->tgt_list, tgtt_entry)
+				scst_tgt_reassign_sessions(tgt);
+		return;
+	}
+	for (i = 0; i < ntgts; i++)
+		scst_tgt_reassign_sessions(tgts[i]);
+}
+
+/* ---------------------------------------------------------------------- */
+/* targets                                                                */
+
+static u16 scst_alloc_rel_tgt_id(void)
+{
+	struct scst_tgt_template *tgtt;
+	struct scst_tgt *tgt;
+	u16 id;
+
+	/* SPC-4 7.8.6.4: 0 is reserved; ids are unique in the SCSI device */
+	for (id = 1; id != 0; id++) {
+		bool used = false;
+
+		list_for_each_entry(tgtt, &scst_template_list, list_entry)
+			list_for_each_entry(tgt, &tgtt->tgt_list, tgtt_entry)
+				if (tgt->rel_tgt_id == id)
+					used = true;
+		if (!used)
+			return id;
+	}
+	return 0;
+}
+
+/**
+ * scst_register_target() - register a target port of a driver
+ * @tgtt: its driver
+ * @name: the target's name, unique within the driver
+ *
+ * Return: the target or an ERR_PTR (-EINVAL, -EEXIST, -ENOMEM).
+ */
+struct scst_tgt *scst_register_target(struct scst_tgt_template *tgtt,
+				      const char *name)
+{
+	struct scst_tgt *tgt, *t;
+	int ret;
+
+	if (!name[0] || strlen(name) >= SCST_MAX_NAME || strchr(name, '/')) {
+		pr_err("invalid target name '%s'\n", name);
+		return ERR_PTR(-EINVAL);
+	}
+
+	tgt = kzalloc(sizeof(*tgt), GFP_KERNEL);
+	if (!tgt)
+		return ERR_PTR(-ENOMEM);
+	tgt->tgtt = tgtt;
+	strscpy(tgt->name, name, sizeof(tgt->name));
+	cpumask_setall(&tgt->cpu_mask);
+	INIT_LIST_HEAD(&tgt->acg_list);
+	INIT_LIST_HEAD(&tgt->sess_list);
+	init_completion(&tgt->kobj_released);
+	tgt->default_acg = scst_alloc_acg(tgt, name, true);
+	if (!tgt->default_acg) {
+		ret = -ENOMEM;
+		goto free_tgt;
+	}
+
+	mutex_lock(&scst_mutex);
+	list_for_each_entry(t, &tgtt->tgt_list, tgtt_entry) {
+		if (strcmp(t->name, name) == 0) {
+			pr_err("target %s/%s already exists\n", tgtt->name,
+			       name);
+			ret = -EEXIST;
+			goto unlock;
+		}
+	}
+	tgt->rel_tgt_id = scst_alloc_rel_tgt_id();
+	ret = scst_sysfs_tgt_add(tgt);
+	if (ret)
+		goto unlock;
+	list_add_tail(&tgt->tgtt_entry, &tgtt->tgt_list);
+	mutex_unlock(&scst_mutex);
+	pr_info("target %s/%s registered\n", tgtt->name, name);
+	return tgt;
+
+unlock:
+	mutex_unlock(&scst_mutex);
+	kfree(tgt->default_acg);
+free_tgt:
+	kfree(tgt);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_GPL(scst_register_target);
+
+/**
+ * scst_unregister_target() - unregister a target port
+ * @tgt: the target
+ *
+ * Sessions still open are closed through the driver's ->close_session()
+ * and waited for.
+ */
+void scst_unregister_target(struct scst_tgt *tgt)
+{
+	struct scst_tgt_template *tgtt = tgt->tgtt;
+	struct scst_session *sess;
+	struct scst_acg *acg, *tmp;
+
+	/*
+	 * Ask the driver to close each session, one at a time and without
+	 * scst_mutex: it may unregister the session right away.
+	 */
+	for (;;) {
+		struct scst_session *found = NULL;
+
+		mutex_lock(&scst_mutex);
+		list_for_each_entry(sess, &tgt->sess_list, tgt_entry) {
+			if (!sess->close_requested && !sess->shutting_down) {
+				sess->close_requested = true;
+				found = sess;
+				break;
+			}
+		}
+		mutex_unlock(&scst_mutex);
+		if (!found || !tgtt->close_session)
+			break;
+		tgtt->close_session(found);
+	}
+	wait_event(scst_tmf_waitq, list_empty_careful(&tgt->sess_list));
+
+	mutex_lock(&scst_mutex);
+	list_del(&tgt->tgtt_entry);
+	list_for_each_entry_safe(acg, tmp, &tgt->acg_list, tgt_entry)
+		scst_del_acg(acg);
+	scst_acg_clear_luns(tgt->default_acg);
+	mutex_unlock(&scst_mutex);
+
+	pr_info("target %s/%s unregistered\n", tgtt->name, tgt->name);
+	kfree(tgt->default_acg);
+	scst_sysfs_tgt_del(tgt);	/* frees @tgt */
+}
+EXPORT_SYMBOL_GPL(scst_unregister_target);
+
+int scst_tgt_set_enabled(struct scst_tgt *tgt, bool enable)
+{
+	if (!tgt->tgtt->enable_target)
+		return -EOPNOTSUPP;
+	return tgt->tgtt->enable_target(tgt, enable);
+}
+
+/* ---------------------------------------------------------------------- */
+/* sessions                                                               */
+
+static bool scst_sess_name_used(struct scst_tgt *tgt, const char *name)
+{
+	struct scst_session *s;
+
+	list_for_each_entry(s, &tgt->sess_list, tgt_entry)
+		if (strcmp(s->sess_name, name) == 0)
+			return true;
+	return false;
+}
+
+/**
+ * scst_register_session() - an initiator logged in to a target
+ * @tgt: the target
+ * @initiator_name: the name access groups are matched against
+ * @tgt_priv: the driver's private data (sess->tgt_priv)
+ *
+ * Process context. The session directory is named after the initiator;
+ * further sessions of the same initiator (more channels) get "_1", "_2"...
+ * appended, as SCST does.
+ *
+ * Return: the session or an ERR_PTR.
+ */
+struct scst_session *scst_register_session(struct scst_tgt *tgt,
+					   const char *initiator_name,
+					   void *tgt_priv)
+{
+	struct scst_session *sess;
+	unsigned int n;
+	int ret;
+
+	if (!initiator_name[0] || strlen(initiator_name) >= SCST_MAX_NAME) {
+		pr_err("invalid initiator name '%s'\n", initiator_name);
+		return ERR_PTR(-EINVAL);
+	}
+
+	sess = kzalloc(sizeof(*sess), GFP_KERNEL);
+	if (!sess)
+		return ERR_PTR(-ENOMEM);
+	sess->tgt = tgt;
+	sess->tgt_priv = tgt_priv;
+	strscpy(sess->initiator_name, initiator_name,
+		sizeof(sess->initiator_name));
+	spin_lock_init(&sess->sess_lock);
+	INIT_LIST_HEAD(&sess->cmd_list);
+	init_completion(&sess->kobj_released);
+
+	mutex_lock(&scst_mutex);
+	strscpy(sess->sess_name, initiator_name, sizeof(sess->sess_name));
+	for (n = 1; scst_sess_name_used(tgt, sess->sess_name); n++)
+		snprintf(sess->sess_name, sizeof(sess->sess_name), "%s_%u",
+			 initiator_name, n);
+
+	ret = scst_sess_update_map(sess, scst_match_acg(tgt, initiator_name),
+				   true);
+	if (ret)
+		goto unlock;
+	ret = scst_sysfs_sess_add(sess);
+	if (ret)
+		goto free_map;
+	list_add_tail(&sess->tgt_entry, &tgt->sess_list);
+	mutex_unlock(&scst_mutex);
+	pr_info("session %s registered on %s/%s (group %s)\n", sess->sess_name,
+		tgt->tgtt->name, tgt->name,
+		sess->acg->is_default ? "default" : sess->acg->name);
+	return sess;
+
+free_map:
+	scst_sess_free_map(sess);
+unlock:
+	mutex_unlock(&scst_mutex);
+	kfree(sess);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_GPL(scst_register_session);
+
+static void scst_finish_unregister_session(struct scst_session *sess)
+{
+	struct scst_tgt *tgt = sess->tgt;
+	void (*done)(struct scst_session *sess) = sess->unreg_done;
+
+	/* I_T nexus loss (SAM-5 6.3.4): every command of it ends here */
+	scst_abort_sess_cmds_and_wait(sess);
+	wait_event(scst_tmf_waitq, atomic_read(&sess->active_tmfs) == 0);
+
+	mutex_lock(&scst_mutex);
+	list_del(&sess->tgt_entry);
+	scst_sess_free_map(sess);
+	mutex_unlock(&scst_mutex);
+
+	pr_info("session %s unregistered from %s/%s\n", sess->sess_name,
+		tgt->tgtt->name, tgt->name);
+	scst_sysfs_sess_del(sess);
+	if (done)
+		done(sess);
+	scst_sysfs_sess_free(sess);
+	wake_up_all(&scst_tmf_waitq);
+}
+
+static void scst_unregister_session_work(struct work_struct *work)
+{
+	scst_finish_unregister_session(container_of(work, struct scst_session,
+						    unreg_work));
+}
+
+/**
+ * scst_unregister_session() - an initiator logged out or went away
+ * @sess: the session
+ * @wait: finish before returning (process context); otherwise finish in
+ *	the background
+ * @unreg_done: called when the session's commands are all finished and
+ *	before it is freed (optional)
+ *
+ * The commands of the session are aborted (I_T nexus loss); each still
+ * reaches the driver's ->xmit_response(), and the driver must complete
+ * each with scst_tgt_cmd_done(), or the unregistration does not finish.
+ */
+void scst_unregister_session(struct scst_session *sess, bool wait,
+			     void (*unreg_done)(struct scst_session *sess))
+{
+	sess->unreg_done = unreg_done;
+	WRITE_ONCE(sess->shutting_down, true);
+	if (wait) {
+		scst_finish_unregister_session(sess);
+		return;
+	}
+	INIT_WORK(&sess->unreg_work, scst_unregister_session_work);
+	queue_work(scst_tmf_wq, &sess->unreg_work);
+}
+EXPORT_SYMBOL_GPL(scst_unregister_session);

@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The target core, vdisk handlers and scst_local, without RDMA: devices of
+# all three vdisk kinds exported through scst_local, the SCSI commands the
+# core and vdisk implement checked with sg3_utils, data verified with fio,
+# and the management tree's bad inputs refused with nothing changed.
+. /tests/lib/common.sh
+. /tests/lib/fio.sh
+. /tests/lib/scst.sh
+
+run modprobe -a sd_mod sg
+run modprobe brd rd_nr=1 rd_size=262144
+run modprobe scst
+run modprobe scst_vdisk
+run modprobe scst_local add_default_tgt=0
+run dd if=/dev/zero of=/tmp/fileio.img bs=1M count=0 seek=256 status=none
+
+H=$SCST/handlers
+mgmt $H/vdisk_blockio/mgmt "add_device disk_bio filename=/dev/ram0"
+mgmt $H/vdisk_fileio/mgmt "add_device disk_fio filename=/tmp/fileio.img; thin_provisioned=1"
+mgmt $H/vdisk_nullio/mgmt "add_device disk_null size_mb=1024"
+mgmt $SCST/targets/scst_local/mgmt "add_target tgt1"
+T=$SCST/targets/scst_local/tgt1
+mgmt $T/luns/mgmt "add disk_bio 0"
+mgmt $T/luns/mgmt "add disk_fio 1"
+mgmt $T/luns/mgmt "add disk_null 2 read_only=1"
+mgmt $SCST/targets/scst_local/mgmt "add_session tgt1 host1"
+
+wait_for 10 "scst_local host of tgt1/host1" local_host tgt1 host1 > /dev/null
+host=$(local_host tgt1 host1)
+for lun in 0 1 2; do
+	wait_lun "$host" $lun
+done
+bio=$(lun_disk "$host" 0)
+fio=$(lun_disk "$host" 1)
+null=$(lun_disk "$host" 2)
+log "disks: blockio $bio, fileio $fio, nullio $null"
+
+# --- sysfs tree ---------------------------------------------------------
+assert_eq "$(readlink $SCST/devices/disk_bio/handler | sed 's|.*/||')" vdisk_blockio "handler link"
+assert_eq "$(attr_value $T/sessions/host1/initiator_name)" host1 "initiator_name"
+[ -L $T/sessions/host1/luns ] || fail "sessions/host1/luns is not a link"
+assert_eq "$(attr_value $T/luns/2/read_only)" 1 "LUN 2 read_only"
+assert_eq "$(sed -n 2p $T/luns/2/read_only)" "[key]" "LUN 2 read_only [key]"
+ls $SCST/devices/disk_bio/exported | grep -q . || fail "disk_bio not listed as exported"
+
+# --- INQUIRY and VPD ----------------------------------------------------
+inq=$(sg_inq "$bio") || fail "sg_inq $bio"
+grep -q 'Vendor identification: SCST_BIO' <<< "$inq" || fail "blockio vendor: $inq"
+grep -q 'Product identification: disk_bio' <<< "$inq" || fail "blockio product: $inq"
+sg_inq "$fio" | grep -q 'Vendor identification: SCST_FIO' || fail "fileio vendor"
+sg_inq "$null" | grep -q 'Vendor identification: SCST_FIO' || fail "nullio vendor"
+for page in 0x00 0x80 0x83 0x86 0xb0 0xb1; do
+	run sg_vpd --page=$page "$bio"
+done
+run sg_vpd --page=0xb2 "$fio"
+sg_vpd --page=0x83 "$bio" | grep -q 'Relative target port' || fail "VPD 0x83 lacks the relative target port"
+sg_vpd --page=0x83 "$bio" | grep -qi 'EUI-64\|NAA' || fail "VPD 0x83 lacks NAA/EUI-64"
+
+# --- capacity, LUNs, mode pages ------------------------------------------
+cap=$(sg_readcap -l "$bio") || fail "sg_readcap"
+grep -q 'Number of logical blocks=524288' <<< "$cap" || fail "blockio capacity: $cap"
+sg_readcap -R -l "$null" | grep -q 'Number of logical blocks=2097152' || fail "nullio capacity"
+luns=$(sg_luns "$bio") || fail "sg_luns"
+echo "$luns"
+assert_eq "$(grep -c '^    000[0-2]' <<< "$luns")" 3 "REPORT LUNS entries"
+run sg_modes -a "$bio"
+sg_modes -p 0x08 "$bio" | grep -q 'Caching' || fail "no caching mode page"
+sg_modes -p 0x0a "$bio" | grep -q 'Control' || fail "no control mode page"
+
+# --- SBC commands ---------------------------------------------------------
+run sg_sync "$bio"
+run sg_turs "$bio"
+run sg_opcodes "$bio"
+run sg_get_lba_status --lba=0 "$fio"
+dd if=/dev/urandom of=/tmp/blk bs=512 count=1 status=none
+run sg_write_same --lba=100 --num=16 --in=/tmp/blk "$bio"
+dd if="$bio" of=/tmp/ws bs=512 skip=100 count=16 iflag=direct status=none
+for i in $(seq 0 15); do
+	cmp -s /tmp/blk <(dd if=/tmp/ws bs=512 skip="$i" count=1 status=none) ||
+		fail "WRITE SAME block $i differs"
+done
+run sg_unmap --force --lba=0 --num=2048 "$fio"
+run sg_write_same --unmap --lba=2048 --num=64 --in=/dev/zero "$fio"
+
+# COMPARE AND WRITE: match, then miscompare with the offset in the sense
+dd if=/dev/urandom of=/tmp/old bs=512 count=1 status=none
+dd if=/dev/urandom of=/tmp/new bs=512 count=1 status=none
+run dd if=/tmp/old of="$bio" bs=512 seek=200 count=1 oflag=direct status=none
+cat /tmp/old /tmp/new > /tmp/caw
+run sg_compare_and_write --in=/tmp/caw --lba=200 --num=1 "$bio"
+cmp -s /tmp/new <(dd if="$bio" bs=512 skip=200 count=1 iflag=direct status=none) ||
+	fail "COMPARE AND WRITE did not write"
+out=$(sense_of sg_compare_and_write -v --in=/tmp/caw --lba=200 --num=1 "$bio")
+echo "$out"
+grep -qi 'miscompare' <<< "$out" || fail "no MISCOMPARE for a mismatching COMPARE AND WRITE"
+
+# reads past the end: LBA OUT OF RANGE
+# READ(10) of LBA 524288, one past the last
+out=$(sense_of sg_raw -r 512 "$bio" 28 00 00 08 00 00 00 00 01 00)
+echo "$out"
+grep -qi 'out of range' <<< "$out" || fail "no LBA OUT OF RANGE past the end"
+# unsupported opcode: INVALID COMMAND OPERATION CODE
+out=$(sense_of sg_raw -v "$bio" 0xc7 00 00 00 00 00)
+grep -qi 'invalid command operation code' <<< "$out" || fail "no INVALID OPCODE: $out"
+# write to the read-only LUN: DATA PROTECT
+# WRITE(10) of one block
+out=$(sense_of sg_raw -s 512 -i /tmp/blk "$(lun_sg "$host" 2)" 2a 00 00 00 00 00 00 00 01 00)
+grep -qi 'data protect\|write protected' <<< "$out" || fail "no DATA PROTECT: $out"
+
+# --- data -----------------------------------------------------------------
+for disk in "$bio" "$fio"; do
+	fio_run "verify-${disk##*/}" --filename="$disk" --ioengine=libaio \
+		--direct=1 --rw=randwrite --bs=4k --bsrange=512-64k --iodepth=32 \
+		--numjobs=4 --size=32M --offset_increment=40M --verify=crc32c \
+		--do_verify=1 --verify_fatal=1
+done
+dd if="$null" bs=1M count=16 iflag=direct status=none | cmp -s - <(head -c 16777216 /dev/zero) ||
+	fail "NULLIO reads are not zeros"
+fio_run nullio-read --filename="$null" --ioengine=libaio --direct=1 \
+	--rw=randread --bs=4k --iodepth=32 --runtime=3 --time_based --readonly
+
+# --- bad mgmt input: refused, nothing changed ---------------------------------
+before=$(tree_snapshot)
+mgmt_bad $H/vdisk_blockio/mgmt "add_device x filename=/nonexistent" -2
+mgmt_bad $H/vdisk_blockio/mgmt "add_device x" -22
+mgmt_bad $H/vdisk_blockio/mgmt "add_device disk_bio filename=/dev/ram0" -17
+mgmt_bad $H/vdisk_blockio/mgmt "add_device x filename=/dev/ram0; blocksize=1000" -22
+mgmt_bad $H/vdisk_blockio/mgmt "add_device x filename=/dev/ram0; bogus=1" -22
+mgmt_bad $H/vdisk_blockio/mgmt "frobnicate x" -22
+mgmt_bad $T/luns/mgmt "add disk_null 0" -17
+mgmt_bad $T/luns/mgmt "add no_such_dev 5" -2
+mgmt_bad $T/luns/mgmt "add disk_null 99999" -22
+mgmt_bad $T/luns/mgmt "add disk_null 5 colour=red" -22
+mgmt_bad $T/luns/mgmt "del 7" -2
+mgmt_bad $T/ini_groups/mgmt "del nogroup" -2
+mgmt_bad $SCST/targets/scst_local/mgmt "add_session nosuchtgt s" -2
+after=$(tree_snapshot)
+[ "$before" = "$after" ] || { diff <(echo "$before") <(echo "$after"); fail "a refused command changed the tree"; }
+[ ! -e /sys/kernel/scst_tgt/handlers/nonexistent ] || fail "handler typo created something"
+
+# --- LUN changes while the session is active: REPORTED LUNS DATA HAS CHANGED
+sg=$(lun_sg "$host" 0)
+mgmt $T/luns/mgmt "add disk_null 3"
+out=$(sense_of sg_turs -v "$sg")
+echo "$out"
+grep -qi 'reported luns data has changed' <<< "$out" ||
+	fail "no REPORTED LUNS DATA HAS CHANGED after adding a LUN"
+sg_luns "$sg" | grep -q '^    0003' || fail "LUN 3 not in REPORT LUNS"
+mgmt $T/luns/mgmt "del 3"
+sg_luns "$sg" | grep -q '^    0003' && fail "LUN 3 still in REPORT LUNS after del"
+
+# --- groups: an initiator in a group sees the group's LUNs only ------------
+mgmt $T/ini_groups/mgmt "create g1"
+mgmt $T/ini_groups/g1/luns/mgmt "add disk_null 0"
+mgmt $T/ini_groups/g1/initiators/mgmt "add host*"
+mgmt $T/ini_groups/g1/initiators/mgmt "add !host9"
+[ -e "$T/ini_groups/g1/initiators/host*" ] || fail "initiator pattern file missing"
+[ "$(readlink -f $T/sessions/host1/luns)" = "$(readlink -f $T/ini_groups/g1/luns)" ] ||
+	fail "session host1 did not move to group g1"
+sense_of sg_turs "$sg" > /dev/null
+sg_luns "$sg" | grep -c '^    000' | grep -qx 1 || fail "host1 should see exactly one LUN in g1"
+mgmt $T/ini_groups/mgmt "del g1"
+[ "$(readlink -f $T/sessions/host1/luns)" = "$(readlink -f $T/luns)" ] ||
+	fail "session host1 did not return to the default LUNs"
+
+# --- removal in the wrong order ---------------------------------------------
+# the core is in use, and so is the handler of devices a session sees; an
+# exported device goes away with its LUN, and the session sees the change
+expect_fail rmmod scst
+expect_fail rmmod scst_vdisk
+mgmt $H/vdisk_nullio/mgmt "del_device disk_null"
+[ ! -e $T/luns/2 ] || fail "LUN 2 still there after its device was deleted"
+[ ! -e $SCST/devices/disk_null ] || fail "disk_null still there"
+sense_of sg_turs "$sg" > /dev/null
+sg_luns "$sg" | grep -q '^    0002' && fail "REPORT LUNS still lists LUN 2"
+mgmt $SCST/targets/scst_local/mgmt "del_session tgt1 host1"
+wait_for 10 "host1 gone" test ! -e $T/sessions/host1
+# without sessions, unloading the handler removes its devices' LUNs
+run rmmod scst_vdisk
+[ -z "$(ls $T/luns | grep -v mgmt)" ] || fail "LUNs left after rmmod scst_vdisk: $(ls $T/luns)"
+mgmt $SCST/targets/scst_local/mgmt "del_target tgt1"
+run rmmod scst_local
+run rmmod scst
+log "core-local passed"
+exit 0

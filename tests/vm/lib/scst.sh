@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Helpers for driving our target through its sysfs tree.
+
+SCST=/sys/kernel/scst_tgt
+
+# mgmt FILE LINE: write LINE to a mgmt file; fail the test if refused.
+mgmt() {
+	log "+ echo '$2' > ${1#"$SCST"/}"
+	echo "$2" > "$1" ||
+		fail "mgmt command '$2' refused (last_sysfs_mgmt_res $(cat $SCST/last_sysfs_mgmt_res))"
+}
+
+# mgmt_bad FILE LINE ERRNO: the write must fail, with that errno in
+# last_sysfs_mgmt_res (e.g. -22 for EINVAL), and log one line naming why.
+mgmt_bad() {
+	local res
+	log "+ echo '$2' > ${1#"$SCST"/}   (must fail with $3)"
+	if echo "$2" > "$1" 2>/dev/null; then
+		fail "mgmt command '$2' was accepted"
+	fi
+	res=$(cat $SCST/last_sysfs_mgmt_res)
+	[ "$res" = "$3" ] || fail "mgmt command '$2': result $res, expected $3"
+}
+
+# attr_value FILE: the first line of an attribute (without the [key] line).
+attr_value() {
+	head -n 1 "$1"
+}
+
+# tree_snapshot: a listing of the management tree, to check that a
+# refused command changed nothing.
+tree_snapshot() {
+	(cd $SCST && find . -path ./last_sysfs_mgmt_res -prune -o -print | LC_ALL=C sort)
+}
+
+# local_host TARGET SESSION: the SCSI host number of a scst_local session.
+local_host() {
+	local h
+	for h in /sys/class/scsi_host/host*; do
+		[ "$(cat "$h/proc_name" 2>/dev/null)" = scst_local ] || continue
+		[ -e "$SCST/targets/scst_local/$1/sessions/$2" ] || continue
+		if [ "$(cat "$SCST/targets/scst_local/$1/sessions/$2/host" 2>/dev/null)" = "${h##*/}" ]; then
+			echo "${h##*/host}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# lun_disk HOST LUN: /dev/sdX of a LUN of a SCSI host (channel 0, id 0).
+lun_disk() {
+	local d
+	for d in /sys/bus/scsi/devices/"$1":0:0:"$2"/block/*; do
+		[ -e "$d" ] && { echo "/dev/${d##*/}"; return 0; }
+	done
+	return 1
+}
+
+lun_sg() {
+	local d
+	for d in /sys/bus/scsi/devices/"$1":0:0:"$2"/scsi_generic/*; do
+		[ -e "$d" ] && { echo "/dev/${d##*/}"; return 0; }
+	done
+	return 1
+}
+
+lun_ready() {
+	local disk
+	disk=$(lun_disk "$1" "$2") && [ -b "$disk" ]
+}
+
+# wait_lun HOST LUN: wait for the LUN's disk node (then use lun_disk).
+wait_lun() {
+	wait_for 30 "LUN $2 of host $1" lun_ready "$1" "$2"
+}
+
+# sense_of CMD...: run an sg3_utils command, print its output (it fails).
+sense_of() {
+	"$@" 2>&1 || true
+}
