@@ -256,6 +256,11 @@ static int vdisk_set_geometry(struct vdisk_dev *vdev)
 		return -EINVAL;
 	}
 	vdev->block_shift = ilog2(vdev->block_size);
+	if (vdev->size_set && (vdev->backing_size & (vdev->block_size - 1))) {
+		pr_err("%s: size %lld is not a multiple of the block size %u\n",
+		       vdev->name, vdev->backing_size, vdev->block_size);
+		return -EINVAL;
+	}
 	vdev->size = round_down(vdev->backing_size, (loff_t)vdev->block_size);
 	if (!vdev->size) {
 		pr_err("%s: %s is smaller than one block of %u bytes\n",

@@ -191,12 +191,9 @@ struct scst_device *scst_register_virtual_device(struct scst_dev_type *dt,
 	INIT_LIST_HEAD(&dev->tgt_dev_list);
 	INIT_LIST_HEAD(&dev->lun_refs);
 	INIT_LIST_HEAD(&dev->blocked_cmds);
-	INIT_LIST_HEAD(&dev->threads);
-	INIT_LIST_HEAD(&dev->exec_queue);
+	dev->threads_pool_type = SCST_THREADS_POOL_PER_INITIATOR;
 	mutex_init(&dev->dev_mutex);
 	spin_lock_init(&dev->dev_lock);
-	spin_lock_init(&dev->exec_lock);
-	init_waitqueue_head(&dev->exec_wq);
 	init_completion(&dev->kobj_released);
 
 	mutex_lock(&scst_mutex);

@@ -166,10 +166,21 @@ void scst_abort_sess_cmds_and_wait(struct scst_session *sess);
 void scst_dev_reset(struct scst_device *dev, struct scst_session *from);
 
 /* scst_threads.c */
+void scst_threads_init(struct scst_cmd_threads *p);
+int scst_threads_start(struct scst_cmd_threads *p, unsigned int n,
+		       const char *dev_name, const struct cpumask *mask);
+void scst_threads_stop(struct scst_cmd_threads *p);
+void scst_threads_set_affinity(struct scst_cmd_threads *p,
+			       const struct cpumask *mask);
 int scst_dev_start_threads(struct scst_device *dev);
 void scst_dev_stop_threads(struct scst_device *dev);
+int scst_tgt_dev_start_threads(struct scst_tgt_dev *tgt_dev,
+			       struct scst_acg *acg);
+void scst_tgt_dev_stop_threads(struct scst_tgt_dev *tgt_dev);
+void scst_tgt_apply_cpu_mask(struct scst_tgt *tgt);
 void scst_dev_queue_exec(struct scst_cmd *cmd);
-int scst_dev_set_threads_num(struct scst_device *dev, int n);
+int scst_dev_set_threads(struct scst_device *dev, int n,
+			 enum scst_threads_pool_type type);
 ssize_t scst_dev_threads_pids(struct scst_device *dev, char *buf);
 
 /* sysfs */

@@ -221,21 +221,57 @@ static ssize_t scst_dev_threads_num_store(struct kobject *kobj,
 		return ret;
 	}
 	mutex_lock(&dev->dev_mutex);
-	ret = scst_dev_set_threads_num(dev, n);
+	ret = scst_dev_set_threads(dev, n, dev->threads_pool_type);
 	mutex_unlock(&dev->dev_mutex);
 	if (ret) {
-		pr_err("%s: threads_num %d refused (1-64; 0 for handlers that do not sleep)\n",
-		       dev->name, n);
+		pr_err("%s: threads_num %d refused (%s)\n", dev->name, n,
+		       ret == -EBUSY ? "sessions use the device" :
+		       "1-64; 0 for handlers that do not sleep");
 		return ret;
 	}
 	return count;
 }
 
+static const char *const scst_pool_type_names[] = {
+	[SCST_THREADS_POOL_PER_INITIATOR] = "per_initiator",
+	[SCST_THREADS_POOL_SHARED] = "shared",
+};
+
 static ssize_t scst_dev_threads_pool_type_show(struct kobject *kobj,
 					       struct kobj_attribute *attr,
 					       char *buf)
 {
-	return sysfs_emit(buf, "shared\n");
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	enum scst_threads_pool_type t = dev->threads_pool_type;
+
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%s\n",
+						    scst_pool_type_names[t]),
+				   t != SCST_THREADS_POOL_PER_INITIATOR);
+}
+
+static ssize_t scst_dev_threads_pool_type_store(struct kobject *kobj,
+						struct kobj_attribute *attr,
+						const char *buf, size_t count)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	int t, ret;
+
+	t = sysfs_match_string(scst_pool_type_names, buf);
+	if (t < 0) {
+		pr_err("%s: threads_pool_type '%.*s' is not per_initiator or shared\n",
+		       dev->name, (int)strcspn(buf, "\n"), buf);
+		return -EINVAL;
+	}
+	mutex_lock(&dev->dev_mutex);
+	ret = scst_dev_set_threads(dev, dev->threads_num, t);
+	mutex_unlock(&dev->dev_mutex);
+	if (ret) {
+		pr_err("%s: threads_pool_type refused (%s)\n", dev->name,
+		       ret == -EBUSY ? "sessions use the device" :
+		       "the handler does not use threads");
+		return ret;
+	}
+	return count;
 }
 
 static ssize_t scst_dev_thread_pids_show(struct kobject *kobj,
@@ -256,7 +292,8 @@ static struct kobj_attribute scst_dev_threads_num_attr =
 	__ATTR(threads_num, 0644, scst_dev_threads_num_show,
 	       scst_dev_threads_num_store);
 static struct kobj_attribute scst_dev_threads_pool_type_attr =
-	__ATTR(threads_pool_type, 0444, scst_dev_threads_pool_type_show, NULL);
+	__ATTR(threads_pool_type, 0644, scst_dev_threads_pool_type_show,
+	       scst_dev_threads_pool_type_store);
 static struct kobj_attribute scst_dev_thread_pids_attr =
 	__ATTR(thread_pids, 0444, scst_dev_thread_pids_show, NULL);
 

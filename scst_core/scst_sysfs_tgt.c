@@ -527,14 +527,28 @@ static ssize_t scst_acg_cpu_mask_show(struct kobject *kobj,
 	return scst_cpu_mask_emit(&scst_kobj_to_acg(kobj)->cpu_mask, buf);
 }
 
+/* Set a cpu_mask and move the worker threads it governs. */
+static ssize_t scst_cpu_mask_store(struct scst_tgt *tgt, cpumask_t *mask,
+				   const char *buf, size_t count)
+{
+	int ret;
+
+	if (!mutex_trylock(&scst_mutex))
+		return restart_syscall();	/* see scst_locked_mgmt() */
+	ret = scst_cpu_mask_parse(buf, count, mask);
+	if (!ret)
+		scst_tgt_apply_cpu_mask(tgt);
+	mutex_unlock(&scst_mutex);
+	return ret ? ret : count;
+}
+
 static ssize_t scst_acg_cpu_mask_store(struct kobject *kobj,
 				       struct kobj_attribute *attr,
 				       const char *buf, size_t count)
 {
-	int ret = scst_cpu_mask_parse(buf, count,
-				      &scst_kobj_to_acg(kobj)->cpu_mask);
+	struct scst_acg *acg = scst_kobj_to_acg(kobj);
 
-	return ret ? ret : count;
+	return scst_cpu_mask_store(acg->tgt, &acg->cpu_mask, buf, count);
 }
 
 static struct kobj_attribute scst_acg_cpu_mask_attr =
@@ -700,10 +714,9 @@ static ssize_t scst_tgt_cpu_mask_store(struct kobject *kobj,
 				       struct kobj_attribute *attr,
 				       const char *buf, size_t count)
 {
-	int ret = scst_cpu_mask_parse(buf, count,
-				      &scst_kobj_to_tgt(kobj)->cpu_mask);
+	struct scst_tgt *tgt = scst_kobj_to_tgt(kobj);
 
-	return ret ? ret : count;
+	return scst_cpu_mask_store(tgt, &tgt->cpu_mask, buf, count);
 }
 
 static struct kobj_attribute scst_tgt_enabled_attr =

@@ -265,6 +265,7 @@ static struct scst_acg *scst_match_acg(struct scst_tgt *tgt,
 /* LUN maps                                                               */
 
 static struct scst_tgt_dev *scst_alloc_tgt_dev(struct scst_session *sess,
+					       struct scst_acg *acg,
 					       struct scst_acg_dev *ad)
 {
 	unsigned long flags;
@@ -283,19 +284,31 @@ static struct scst_tgt_dev *scst_alloc_tgt_dev(struct scst_session *sess,
 	INIT_LIST_HEAD(&tgt_dev->ua_list);
 	atomic_set(&tgt_dev->cmd_count, 1);	/* the LUN map's reference */
 
+	/* the handler's module stays while a session sees its device */
+	if (!try_module_get(dev->handler->owner))
+		goto free;
+	if (scst_tgt_dev_start_threads(tgt_dev, acg))
+		goto put_module;
 	if (dev->handler->attach_tgt) {
 		ret = dev->handler->attach_tgt(tgt_dev);
 		if (ret) {
 			pr_err("device %s refused session %s: %d\n", dev->name,
 			       sess->sess_name, ret);
-			kfree(tgt_dev);
-			return NULL;
+			goto stop_threads;
 		}
 	}
 	spin_lock_irqsave(&dev->dev_lock, flags);
 	list_add_tail(&tgt_dev->dev_entry, &dev->tgt_dev_list);
 	spin_unlock_irqrestore(&dev->dev_lock, flags);
 	return tgt_dev;
+
+stop_threads:
+	scst_tgt_dev_stop_threads(tgt_dev);
+put_module:
+	module_put(dev->handler->owner);
+free:
+	kfree(tgt_dev);
+	return NULL;
 }
 
 void scst_put_tgt_dev(struct scst_tgt_dev *tgt_dev)
@@ -321,6 +334,8 @@ static void scst_release_tgt_dev(struct scst_tgt_dev *tgt_dev)
 	spin_unlock_irqrestore(&dev->dev_lock, flags);
 	if (dev->handler->detach_tgt)
 		dev->handler->detach_tgt(tgt_dev);
+	scst_tgt_dev_stop_threads(tgt_dev);
+	module_put(dev->handler->owner);
 	scst_tgt_dev_free_uas(tgt_dev);
 	kfree(tgt_dev);
 }
@@ -408,7 +423,7 @@ static int scst_sess_update_map(struct scst_session *sess,
 			map->tgt_devs[map->nr++] = prev;
 			continue;
 		}
-		t = scst_alloc_tgt_dev(sess, ad);
+		t = scst_alloc_tgt_dev(sess, acg, ad);
 		if (!t)
 			continue;	/* logged; the LUN stays invisible */
 		if (initial)

@@ -132,6 +132,24 @@ struct scst_tgt_dev;
 struct scst_acg;
 struct scst_lun_map;
 
+/* Threads values of devices/<dev>/threads_pool_type */
+enum scst_threads_pool_type {
+	SCST_THREADS_POOL_PER_INITIATOR = 0,	/* SCST's default */
+	SCST_THREADS_POOL_SHARED,
+};
+
+/*
+ * A pool of threads that run ->exec() for handlers that may sleep: one
+ * per device ("shared") or one per nexus ("per_initiator").
+ */
+struct scst_cmd_threads {
+	spinlock_t lock;			/* queue */
+	struct list_head queue;
+	wait_queue_head_t wq;
+	struct list_head threads;
+	unsigned int nr;
+};
+
 /**
  * struct scst_tgt_template - a target driver (transport)
  * @name: driver name; the directory under targets/ ("ib_srpt")
@@ -294,11 +312,8 @@ struct scst_device {
 	struct list_head blocked_cmds;
 	/* worker threads for handlers whose ->exec() may sleep */
 	int threads_num;
-	int threads_pool_type;
-	struct list_head threads;
-	struct list_head exec_queue;
-	spinlock_t exec_lock;		/* exec_queue */
-	wait_queue_head_t exec_wq;
+	enum scst_threads_pool_type threads_pool_type;
+	struct scst_cmd_threads threads;	/* the shared pool */
 	struct completion kobj_released;
 };
 
@@ -320,6 +335,8 @@ struct scst_tgt_dev {
 
 	/* private to the core */
 	struct list_head dev_entry;		/* on dev->tgt_dev_list */
+	struct scst_cmd_threads *threads;	/* the pool its commands use */
+	struct scst_cmd_threads own_threads;	/* per_initiator pool */
 	spinlock_t ua_lock;			/* ua_list */
 	struct list_head ua_list;		/* pending unit attentions */
 	bool ua_pending;			/* ua_list is not empty */

@@ -165,6 +165,42 @@ mgmt $T/ini_groups/mgmt "del g1"
 [ "$(readlink -f $T/sessions/host1/luns)" = "$(readlink -f $T/luns)" ] ||
 	fail "session host1 did not return to the default LUNs"
 
+# --- threads: per-initiator pools of the FILEIO device, pinned by cpu_mask --
+pool=$(attr_value $SCST/devices/disk_fio/threads_pool_type)
+assert_eq "$pool" per_initiator "default threads_pool_type"
+nthr=$(attr_value $SCST/devices/disk_fio/threads_num)
+pids=$(cat $SCST/devices/disk_fio/thread_pids)
+assert_eq "$(wc -w <<< "$pids")" "$nthr" "threads of disk_fio with one session"
+mgmt $SCST/targets/scst_local/mgmt "add_session tgt1 host2"
+wait_for 10 "scst_local host of tgt1/host2" local_host tgt1 host2 > /dev/null
+host2=$(local_host tgt1 host2)
+wait_lun "$host2" 0
+pids=$(cat $SCST/devices/disk_fio/thread_pids)
+assert_eq "$(wc -w <<< "$pids")" "$((2 * nthr))" "threads of disk_fio with two sessions"
+run sh -c "echo 1 > $T/cpu_mask"
+assert_eq "$(sed -n 2p $T/cpu_mask)" "[key]" "non-default cpu_mask is marked [key]"
+for pid in $pids; do
+	grep -q '^Cpus_allowed_list:[[:space:]]*0$' /proc/"$pid"/status ||
+		fail "thread $pid not pinned to CPU 0: $(grep Cpus_allowed_list /proc/$pid/status)"
+done
+expect_fail sh -c "echo 0 > $T/cpu_mask" 2>/dev/null
+expect_fail sh -c "echo shared > $SCST/devices/disk_fio/threads_pool_type" 2>/dev/null
+run sh -c "echo 3 > $T/cpu_mask"
+
+# --- task management: a LUN reset from host1 is a unit attention for host2
+sg2=$(lun_sg "$host2" 0)
+clear_ua "$sg2"	# its power-on unit attention
+clear_ua "$sg"	# INQUIRY DATA HAS CHANGED: LUN 0 named disk_null in g1
+run sg_reset -d "$sg"
+out=$(sense_of sg_turs -v "$sg2")
+echo "$out"
+grep -qi 'bus device reset' <<< "$out" || fail "no unit attention on host2 after a LUN reset"
+run sg_reset -t "$sg"
+run sg_turs "$sg"
+fio_run after-reset --filename="$bio" --ioengine=libaio --direct=1 \
+	--rw=randrw --bs=4k --iodepth=16 --size=8M --verify=crc32c --verify_fatal=1
+mgmt $SCST/targets/scst_local/mgmt "del_session tgt1 host2"
+
 # --- removal in the wrong order ---------------------------------------------
 # the core is in use, and so is the handler of devices a session sees; an
 # exported device goes away with its LUN, and the session sees the change

@@ -74,6 +74,16 @@ wait_lun() {
 	wait_for 30 "LUN $2 of host $1" lun_ready "$1" "$2"
 }
 
+# clear_ua SG: consume pending unit attentions of a LUN (TEST UNIT READY
+# until it succeeds).
+clear_ua() {
+	local i
+	for i in 1 2 3 4 5 6 7 8; do
+		sg_turs "$1" > /dev/null 2>&1 && return 0
+	done
+	fail "$1 still reports unit attentions"
+}
+
 # sense_of CMD...: run an sg3_utils command, print its output (it fails).
 sense_of() {
 	"$@" 2>&1 || true
