@@ -397,6 +397,8 @@ static inline u8 srp_rsp_solnt(u8 req_sol_not, bool success)
 #define SRP_DM_STATUS_NO_IOC		0x0100
 
 /* Payload sizes (the MAD data area of 192 bytes holds each of them). */
+#define SRP_DM_MAD_DATA_LEN		192	/* IB_MGMT_DEVICE_DATA */
+#define SRP_DM_CLASS_PORT_INFO_LEN	72	/* §13.4.8.1 */
 #define SRP_DM_IOU_INFO_LEN		132	/* §16.3.3.3 */
 #define SRP_DM_IOC_PROFILE_LEN		128	/* §16.3.3.4 */
 #define SRP_DM_SVC_ENTRY_LEN		48	/* §16.3.3.5 */
@@ -478,6 +480,7 @@ struct srp_dm_svc_entry {
 	u64 id;
 };
 
+int srp_dm_build_class_port_info(u8 *buf, size_t len, u8 resp_time_value);
 int srp_dm_build_iou_info(u8 *buf, size_t len, u16 change_id,
 			  u8 max_controllers, u8 op_rom,
 			  const u8 *slot_state);
