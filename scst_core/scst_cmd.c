@@ -419,6 +419,12 @@ static int scst_prepare_space(struct scst_cmd *cmd)
 
 	if (!cmd->bufflen)
 		return 0;
+	if (cmd->tgt_sg && cmd->bufflen == cmd->expected_len &&
+	    cmd->cdb_bufflen == cmd->bufflen) {
+		cmd->sg = cmd->tgt_sg;
+		cmd->sg_cnt = cmd->tgt_sg_cnt;
+		return 0;
+	}
 	cmd->sg = sgl_alloc(cmd->bufflen, GFP_KERNEL, &nents);
 	if (!cmd->sg) {
 		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
@@ -657,7 +663,7 @@ void scst_free_cmd(struct scst_cmd *cmd)
 	list_del(&cmd->sess_entry);
 	spin_unlock_irqrestore(&sess->sess_lock, flags);
 
-	if (cmd->sg)
+	if (cmd->sg && cmd->sg != cmd->tgt_sg)
 		sgl_free_n_order(cmd->sg, cmd->sg_cnt, 0);
 	if (cmd->tgt_dev)
 		scst_put_tgt_dev(cmd->tgt_dev);

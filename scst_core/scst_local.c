@@ -330,6 +330,8 @@ static int scst_local_queuecommand(struct Scsi_Host *shost,
 	scst_cmd_set_expected(cmd, scst_local_data_dir(sc->sc_data_direction),
 			      scsi_bufflen(sc));
 	scst_cmd_set_queue_type(cmd, SCST_CMD_QUEUE_SIMPLE);
+	if (scsi_sg_count(sc))
+		scst_cmd_set_tgt_sg(cmd, scsi_sglist(sc), scsi_sg_count(sc));
 	cmd->tgt_priv = sc;
 	lcmd->in_core = true;
 
@@ -354,6 +356,11 @@ static int scst_local_rdy_to_xfer(struct scst_cmd *cmd)
 	struct scst_local_cmd *lcmd = scsi_cmd_priv(sc);
 	u32 len = min_t(u32, cmd->bufflen, scsi_bufflen(sc));
 
+	if (cmd->sg == scsi_sglist(sc)) {	/* zero copy */
+		lcmd->xfer_len = cmd->bufflen;
+		scst_rx_data(cmd, 0, SCST_LOCAL_RX_DATA_CTX);
+		return 0;
+	}
 	lcmd->xfer_len = scst_local_sg_copy(cmd->sg, cmd->sg_cnt,
 					    scsi_sglist(sc), scsi_sg_count(sc),
 					    len);
@@ -432,7 +439,11 @@ static int scst_local_xmit_response(struct scst_cmd *cmd)
 			sc->result = SAM_STAT_TASK_ABORTED;
 		scsi_set_resid(sc, scsi_bufflen(sc));
 	} else {
-		if (sc->sc_data_direction == DMA_FROM_DEVICE && cmd->resp_len)
+		if (sc->sc_data_direction == DMA_FROM_DEVICE &&
+		    cmd->sg == scsi_sglist(sc))	/* zero copy */
+			lcmd->xfer_len = cmd->resp_len;
+		else if (sc->sc_data_direction == DMA_FROM_DEVICE &&
+			 cmd->resp_len)
 			lcmd->xfer_len =
 				scst_local_sg_copy(scsi_sglist(sc),
 						   scsi_sg_count(sc),
@@ -708,6 +719,24 @@ static int scst_local_eh_host_reset(struct scsi_cmnd *sc)
 	return r == SCST_MGMT_STATUS_SUCCESS ? SUCCESS : FAILED;
 }
 
+/*
+ * The core hands our buffers (zero copy) to back ends that need every
+ * segment sector-aligned (bios): make the block layer bounce SG_IO buffers
+ * that are not. Newer kernels say so in the host template (probed by
+ * Kbuild), older ones on the queue.
+ */
+#ifndef SCST_HAVE_SHT_DMA_ALIGNMENT
+static int scst_local_slave_configure(struct scsi_device *sdev)
+{
+	blk_queue_dma_alignment(sdev->request_queue, SECTOR_SIZE - 1);
+	return 0;
+}
+
+#define SCST_LOCAL_DMA_ALIGNMENT .slave_configure = scst_local_slave_configure
+#else
+#define SCST_LOCAL_DMA_ALIGNMENT .dma_alignment = SECTOR_SIZE - 1
+#endif
+
 /* The template is not const: 6.1's scsi_host_alloc() takes it non-const. */
 static struct scsi_host_template scst_local_sht = {
 	.module			= THIS_MODULE,
@@ -730,6 +759,7 @@ static struct scsi_host_template scst_local_sht = {
 	.host_tagset		= 1,
 	.track_queue_depth	= 1,
 	.skip_settle_delay	= 1,
+	SCST_LOCAL_DMA_ALIGNMENT,
 };
 
 /* ---------------------------------------------------------------------- */

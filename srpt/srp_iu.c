@@ -752,7 +752,8 @@ int srp_cmd_desc(const u8 *buf, const struct srp_cmd_info *ci,
  * whose lengths add up to TOTAL LENGTH. Read them with srp_desc_get().
  *
  * Return: 0, or -EINVAL with @err filled in (SRP_CMD_ERR_TABLE for a
- * table of another size, SRP_CMD_ERR_TOTAL_LEN for lengths that do not add
+ * table of another size or a command without an external table,
+ * SRP_CMD_ERR_TOTAL_LEN for lengths that do not add
  * up); answer with a CHECK CONDITION carrying @err->sense_code.
  */
 int srp_parse_ext_table(const u8 *tbl, size_t tbl_len,
@@ -762,7 +763,7 @@ int srp_parse_ext_table(const u8 *tbl, size_t tbl_len,
 
 	if (err)
 		memset(err, 0, sizeof(*err));
-	if (ci->fmt != SRP_IU_DESC_INDIRECT || !tbl ||
+	if (ci->fmt != SRP_IU_DESC_INDIRECT || !ci->table_external || !tbl ||
 	    tbl_len != ci->table_len)
 		return srp_cmd_bad(err, SRP_CMD_ERR_TABLE, 0);
 	if (!srp_desc_sum(tbl, ci->table_ndesc, &sum) || sum != ci->data_len)

@@ -159,7 +159,9 @@ struct scst_cmd_threads {
  *	the driver calls scst_tgt_cmd_done() once the response is on its way.
  *	Called in process or atomic context. Return 0.
  * @rdy_to_xfer: fetch the data-out buffer of @cmd into its scatterlist; the
- *	driver calls scst_rx_data() when it has arrived. Return 0.
+ *	driver calls scst_rx_data() when it has arrived. Called in process
+ *	context, which the driver may continue in: it may call
+ *	scst_rx_data(cmd, 0, SCST_CONTEXT_DIRECT) from within. Return 0.
  * @on_free_cmd: @cmd is about to be freed (optional)
  * @task_mgmt_fn_done: a TMF finished; its response is in the mcmd
  * @enable_target: the administrator wrote the target's enabled attribute
@@ -171,7 +173,8 @@ struct scst_cmd_threads {
  * @del_target: targets/<driver>/mgmt "del_target NAME" (optional)
  * @mgmt_cmd: other driver-specific commands of targets/<driver>/mgmt
  *	(optional), such as scst_local's add_session; @line is the parsed
- *	command. Return 0, -ENOENT for an unknown command, or an errno.
+ *	command. Return 0 or an errno, after logging one line naming the bad
+ *	token.
  * @mgmt_help: usage text appended to the driver's mgmt file
  * @tgtt_attrs: extra attributes of targets/<driver>/
  * @tgt_attrs: extra attributes of each targets/<driver>/<target>/
@@ -419,6 +422,7 @@ struct scst_tgt {
  * @lba: first LBA (after parse, for commands that have one)
  * @nblocks: number of logical blocks (after parse)
  * @sg: the data buffer; @sg_cnt its number of entries
+ * @tgt_sg: the driver's own buffer, see scst_cmd_set_tgt_sg()
  * @resp_len: bytes of data-in the command produced (<= @bufflen)
  * @status: SAM status
  * @sense: sense data; @sense_len its length (0: none)
@@ -447,6 +451,8 @@ struct scst_cmd {
 	struct scatterlist *sg;
 	int sg_cnt;
 	u32 resp_len;
+	struct scatterlist *tgt_sg;
+	int tgt_sg_cnt;
 
 	u8 status;
 	u8 sense[SCST_SENSE_BUFFERSIZE];
@@ -520,6 +526,24 @@ static inline void scst_cmd_set_queue_type(struct scst_cmd *cmd,
 					   enum scst_queue_type type)
 {
 	cmd->queue_type = type;
+}
+
+/**
+ * scst_cmd_set_tgt_sg() - offer the driver's buffer for the data
+ * @cmd: the command, before scst_cmd_init_done()
+ * @sg: a scatterlist of exactly the expected transfer length
+ * @sg_cnt: its number of entries
+ *
+ * When the CDB's transfer is exactly the expected one, the core uses @sg
+ * as cmd->sg instead of allocating a buffer (zero copy for loopback
+ * drivers); it never frees it. The driver then finds cmd->sg == @sg and
+ * copies nothing.
+ */
+static inline void scst_cmd_set_tgt_sg(struct scst_cmd *cmd,
+				       struct scatterlist *sg, int sg_cnt)
+{
+	cmd->tgt_sg = sg;
+	cmd->tgt_sg_cnt = sg_cnt;
 }
 
 void scst_cmd_init_done(struct scst_cmd *cmd, enum scst_exec_context ctx);
