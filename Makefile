@@ -31,6 +31,7 @@ help:
 	@echo "make unit            unit tests only"
 	@echo "make vm-test T=name [KERNEL=6.12]  one VM test (tests/vm/NAME.sh)"
 	@echo "make checkpatch      checkpatch.pl --strict on our sources"
+	@echo "make bench           benchmarks against LIO in the VM (ratios)"
 
 modules:
 	@test -d "$(KDIR)" || { echo "KDIR '$(KDIR)' not found; run 'make deps'" >&2; exit 1; }
@@ -52,6 +53,9 @@ check:
 
 check-quick:
 	scripts/check --quick
+
+bench: deps
+	scripts/bench
 
 vm-test: modules test-modules
 	scripts/vm/run --kernel $(KERNEL) $(T)

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Benchmark of the core without a transport: our scst_local + vdisk_blockio
+# against LIO's tcm_loop + iblock, on the same null_blk device, in one
+# boot, alternating A and B. Prints one "BENCH:" line per run; the host's
+# scripts/bench turns them into a table and a plot. Never asserts timings.
+. /tests/lib/common.sh
+. /tests/lib/fio.sh
+. /tests/lib/scst.sh
+
+# scripts/bench passes these on the kernel command line (init's environment)
+RUNS=${scst_bench_runs:-3}
+SECS=${scst_bench_secs:-10}
+LIO=/sys/kernel/config/target
+
+run modprobe -a sd_mod sg
+run modprobe null_blk nr_devices=1 gb=4 irqmode=0
+
+# ours
+run modprobe scst
+run modprobe scst_vdisk
+run modprobe scst_local add_default_tgt=0
+mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device nullb filename=/dev/nullb0"
+mgmt $SCST/targets/scst_local/mgmt "add_target bench"
+mgmt $SCST/targets/scst_local/bench/luns/mgmt "add nullb 0"
+mgmt $SCST/targets/scst_local/mgmt "add_session bench host"
+wait_for 10 "scst_local host" local_host bench host
+host=$(local_host bench host)
+wait_lun "$host" 0
+ours=$(lun_disk "$host" 0)
+
+# LIO
+run modprobe -a target_core_mod target_core_iblock tcm_loop
+run mkdir -p $LIO/core/iblock_0/nullb
+run sh -c "echo udev_path=/dev/nullb0 > $LIO/core/iblock_0/nullb/control"
+run sh -c "echo 1 > $LIO/core/iblock_0/nullb/enable"
+tpg=$LIO/loopback/naa.5001405000000001/tpgt_1
+# the nexus first: linking the LUN adds its SCSI device through it
+run mkdir -p $tpg
+run sh -c "echo naa.5001405000000002 > $tpg/nexus"
+run mkdir -p $tpg/lun/lun_0
+run ln -s $LIO/core/iblock_0/nullb $tpg/lun/lun_0/nullb
+# tcm_loop puts its LUNs on SCSI target id 1
+lio_disk() {
+	local h d
+	for h in /sys/class/scsi_host/host*; do
+		[ "$(cat "$h/proc_name")" = tcm_loopback ] || continue
+		for d in /sys/bus/scsi/devices/"${h##*/host}":0:*:0/block/*; do
+			[ -e "$d" ] && { echo "/dev/${d##*/}"; return 0; }
+		done
+	done
+	return 1
+}
+wait_for 30 "tcm_loop disk" lio_disk
+lio=$(lio_disk)
+wait_for 10 "$lio" test -b "$lio"
+
+for d in "$ours" "$lio"; do
+	echo none > "/sys/block/${d#/dev/}/queue/scheduler"
+done
+log "ours: $ours (scst_local), LIO: $lio (tcm_loop)"
+
+for job in "randread bs=4k qd=32" "randwrite bs=4k qd=32" "randread bs=64k qd=8"; do
+	read -r rw bs qd <<< "$job"
+	for ((i = 1; i <= RUNS; i++)); do
+		for side in ours lio; do
+			disk=${!side}
+			fio_run "$side-$rw" --filename="$disk" --ioengine=libaio \
+				--direct=1 --rw="$rw" --"$bs" --iodepth="${qd#qd=}" \
+				--numjobs=1 --time_based --runtime="$SECS" \
+				--size=1G
+			echo "BENCH: job=$rw-${bs#bs=}-qd${qd#qd=} side=$side run=$i iops=$FIO_IOPS cpu_us_per_io=$FIO_CPU_US_PER_IO"
+		done
+	done
+done
+
+exit 0
