@@ -14,7 +14,7 @@
 #include <scst_pure.h>
 #include "srp_iu.h"
 
-/* IBA §13.4.8.1 table 117: ClassPortInfo. */
+/* IBA §13.4.8.1 and §16.3.3.1: ClassPortInfo. */
 #define CPI_OFF_BASE_VERSION	0
 #define CPI_OFF_CLASS_VERSION	1
 #define CPI_OFF_CAP_MASK2_RESP	4	/* CapabilityMask2:27, RespTimeValue:5 */
@@ -22,14 +22,14 @@
 #define DM_BASE_VERSION		1
 #define DM_CLASS_VERSION	1
 
-/* IBA §16.3.3.3 table 282: IOUnitInfo. */
+/* IBA §16.3.3.3: IOUnitInfo. */
 #define IOU_OFF_CHANGE_ID	0
 #define IOU_OFF_MAX_CTRLS	2
 #define IOU_OFF_OP_ROM		3
 #define IOU_OFF_CTRL_LIST	4
 #define IOU_CTRL_LIST_LEN	128	/* 4 bits per slot, slot 1 first */
 
-/* IBA §16.3.3.4 table 283: IOControllerProfile. */
+/* IBA §16.3.3.4: IOControllerProfile. */
 #define IOC_OFF_GUID		0
 #define IOC_OFF_VENDOR_ID	8	/* 24 bits, then 8 reserved */
 #define IOC_OFF_DEVICE_ID	12
@@ -48,7 +48,7 @@
 #define IOC_OFF_SVC_ENTRIES	54
 #define IOC_OFF_ID_STRING	64
 
-/* IBA §16.3.3.5 table 284: one ServiceEntry. */
+/* IBA §16.3.3.5: one ServiceEntry. */
 #define SVC_OFF_NAME		0
 #define SVC_OFF_ID		40
 

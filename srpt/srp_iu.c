@@ -27,7 +27,7 @@
 #define IU_OFF_TAG		8
 #define IU_TAG_END		16
 
-/* §6.2 table 16: SRP_LOGIN_REQ as carried in the IB CM REQ private data. */
+/* §6.2: SRP_LOGIN_REQ as carried in the IB CM REQ private data. */
 #define LREQ_OFF_IT_IU_LEN	16
 #define LREQ_OFF_BUF_FMT	24
 #define LREQ_OFF_FLAGS		26
@@ -49,25 +49,25 @@
 #define LREQR_OFF_TGT_PORT_ID	32
 #define LREQR_OFF_IMM_OFFSET	48
 
-/* §6.3 table 18: SRP_LOGIN_RSP. */
+/* §6.3: SRP_LOGIN_RSP. */
 #define LRSP_OFF_MAX_IT_IU_LEN	16
 #define LRSP_OFF_MAX_TI_IU_LEN	20
 #define LRSP_OFF_BUF_FMT	24
 #define LRSP_OFF_FLAGS		26
 
-/* §6.4 table 20: SRP_LOGIN_REJ. */
+/* §6.4: SRP_LOGIN_REJ. */
 #define LREJ_OFF_REASON		4
 #define LREJ_OFF_BUF_FMT	24
 
-/* §6.6 table 22: SRP_T_LOGOUT. */
+/* §6.6: SRP_T_LOGOUT. */
 #define TLO_OFF_REASON		4
 
-/* §6.7 table 24: SRP_TSK_MGMT. */
+/* §6.7: SRP_TSK_MGMT. */
 #define TMF_OFF_LUN		20
 #define TMF_OFF_FUNC		30
 #define TMF_OFF_TASK_TAG	32
 
-/* §6.8 table 28: SRP_CMD. */
+/* §6.8: SRP_CMD. */
 #define CMD_OFF_BUF_FMT		5
 #define CMD_OFF_DO_CNT		6
 #define CMD_OFF_DI_CNT		7
@@ -79,13 +79,13 @@
 /* ADDITIONAL CDB LENGTH: bits 7-2, in dwords; bits 1-0 reserved. */
 #define CMD_ADD_CDB_LEN_MASK	0xfc
 
-/* §5.5.2 table 9 and §5.5.3 table 10: memory descriptors. */
+/* §5.5.2 and §5.5.3: memory descriptors. */
 #define DESC_OFF_VA		0
 #define DESC_OFF_KEY		8
 #define DESC_OFF_LEN		12
 #define IDESC_OFF_TOTAL_LEN	16
 
-/* §6.9 table 31: SRP_RSP. */
+/* §6.9: SRP_RSP. */
 #define RSP_OFF_FLAGS		18
 #define RSP_OFF_STATUS		19
 #define RSP_OFF_DO_RESID	20
@@ -93,7 +93,7 @@
 #define RSP_OFF_SENSE_LEN	28
 #define RSP_OFF_RSP_LEN		32
 
-/* §6.12 table 36: SRP_AER_REQ. */
+/* §6.12: SRP_AER_REQ. */
 #define AER_OFF_LUN		20
 #define AER_OFF_SENSE_LEN	28
 
@@ -244,7 +244,7 @@ static int srp_check_login_req(struct srp_login_req_info *out,
  * @max_iu_len: largest one the target's receive buffers hold
  * @out: receives the request; all zero but what could be read on failure
  * @reject_reason: on failure, the SRP_LOGIN_REJ REASON to answer with
- *	(SRP r16a §6.4 table 21); untouched on success
+ *	(SRP r16a §6.4); untouched on success
  *
  * Return: 0, or -EINVAL with @reject_reason set: a truncated IU or another
  * type than SRP_LOGIN_REQ (SRP_IU_REJ_UNABLE_ESTABLISH), an IU length out
@@ -881,7 +881,7 @@ int srp_build_rsp(u8 *buf, size_t len, u64 tag, s32 req_lim_delta,
 	if (rsp_len) {
 		flags |= SRP_IU_RSP_RSPVALID;
 		put_unaligned_be32(rsp_len, buf + RSP_OFF_RSP_LEN);
-		/* §6.9 table 33: bytes 0-2 reserved, byte 3 RSP_CODE. */
+		/* §6.9: bytes 0-2 reserved, byte 3 RSP_CODE. */
 		buf[SRP_IU_RSP_LEN + 3] = (u8)rsp_code;
 	}
 

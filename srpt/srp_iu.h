@@ -26,7 +26,7 @@
 /* Constants, SRP r16a                                                     */
 /* ---------------------------------------------------------------------- */
 
-/* SRP r16a §5.1 table 4: information unit types, byte 0 of every IU. */
+/* SRP r16a §5.1: information unit types, byte 0 of every IU. */
 #define SRP_IU_LOGIN_REQ		0x00
 #define SRP_IU_TSK_MGMT			0x01
 #define SRP_IU_CMD			0x02
@@ -68,7 +68,7 @@
 
 /*
  * SRP_CMD DATA-OUT (bits 7-4) and DATA-IN (bits 3-0) BUFFER DESCRIPTOR
- * FORMAT codes (§6.8 table 29), IMM being SRP-2's immediate data.
+ * FORMAT codes (§6.8), IMM being SRP-2's immediate data.
  */
 #define SRP_IU_DESC_NONE		0
 #define SRP_IU_DESC_DIRECT		1
@@ -87,7 +87,7 @@
 #define SRP_IU_MCR_MAINTAINED		0x02	/* existing ones maintained */
 #define SRP_IU_IMMED_SUPPORTED		0x80	/* SRP-2 immediate data */
 
-/* §6.4 table 21: SRP_LOGIN_REJ REASON codes. */
+/* §6.4: SRP_LOGIN_REJ REASON codes. */
 #define SRP_IU_REJ_UNABLE_ESTABLISH	0x00010000
 #define SRP_IU_REJ_INSUFFICIENT_RES	0x00010001
 #define SRP_IU_REJ_IT_IU_LEN_TOO_LARGE	0x00010002
@@ -96,7 +96,7 @@
 #define SRP_IU_REJ_MULTICHANNEL_UNSUP	0x00010005
 #define SRP_IU_REJ_CHANNEL_LIMIT	0x00010006
 
-/* §6.6 table 23: SRP_T_LOGOUT REASON codes. */
+/* §6.6: SRP_T_LOGOUT REASON codes. */
 #define SRP_IU_TLO_NO_REASON		0x00000000
 #define SRP_IU_TLO_INACTIVE		0x00000001
 #define SRP_IU_TLO_INVALID_IU_TYPE	0x00000002
@@ -112,21 +112,21 @@
 /* Byte 1 of SRP_RSP, SRP_T_LOGOUT, SRP_CRED_REQ, SRP_AER_REQ. */
 #define SRP_IU_SOLNT			0x01
 
-/* SRP_CMD TASK ATTRIBUTE, byte 29 bits 2-0 (§6.8 table 30, SAM). */
+/* SRP_CMD TASK ATTRIBUTE, byte 29 bits 2-0 (§6.8): SAM task attributes. */
 #define SRP_IU_TASK_ATTR_MASK		0x07
 #define SRP_IU_TASK_SIMPLE		0x00
 #define SRP_IU_TASK_HEAD_OF_QUEUE	0x01
 #define SRP_IU_TASK_ORDERED		0x02
 #define SRP_IU_TASK_ACA			0x04
 
-/* §6.7 table 25: TASK MANAGEMENT FUNCTION codes. */
+/* §6.7: TASK MANAGEMENT FUNCTION codes. */
 #define SRP_IU_TMF_ABORT_TASK		0x01
 #define SRP_IU_TMF_ABORT_TASK_SET	0x02
 #define SRP_IU_TMF_CLEAR_TASK_SET	0x04
 #define SRP_IU_TMF_LUN_RESET		0x08
 #define SRP_IU_TMF_CLEAR_ACA		0x40
 
-/* SRP_RSP byte 18 (§6.9 table 32). */
+/* SRP_RSP byte 18 (§6.9). */
 #define SRP_IU_RSP_RSPVALID		0x01
 #define SRP_IU_RSP_SNSVALID		0x02
 #define SRP_IU_RSP_DOOVER		0x04
@@ -134,7 +134,7 @@
 #define SRP_IU_RSP_DIOVER		0x10
 #define SRP_IU_RSP_DIUNDER		0x20
 
-/* §6.9 table 33: RSP_CODE in the 4 bytes of SRP_RSP response data. */
+/* §6.9: RSP_CODE in the 4 bytes of SRP_RSP response data. */
 #define SRP_IU_RSP_CODE_COMPLETE	0x00	/* no failure / TMF complete */
 #define SRP_IU_RSP_CODE_INVALID_FIELDS	0x02	/* request fields invalid */
 #define SRP_IU_RSP_CODE_NOT_SUPPORTED	0x04	/* TMF not supported */
@@ -389,7 +389,7 @@ static inline u8 srp_rsp_solnt(u8 req_sol_not, bool success)
 #define SRP_DM_ATTR_IOC_PROFILE		0x0011
 #define SRP_DM_ATTR_SVC_ENTRIES		0x0012
 
-/* IBA §13.4.7 table 110 and §16.3.1.1: MAD status values. */
+/* IBA §13.4.7 (common MAD status bits) and §16.3.1.1: MAD status values. */
 #define SRP_DM_STATUS_OK		0x0000
 #define SRP_DM_STATUS_UNSUP_METHOD	0x0008
 #define SRP_DM_STATUS_UNSUP_METHOD_ATTR	0x000c
