@@ -197,6 +197,27 @@ echo "$out"
 grep -qi 'bus device reset' <<< "$out" || fail "no unit attention on host2 after a LUN reset"
 run sg_reset -t "$sg"
 run sg_turs "$sg"
+clear_ua "$sg2"
+
+# --- SPC-2 RESERVE/RELEASE: the other nexus gets RESERVATION CONFLICT ----
+run sg_raw "$sg" 16 00 00 00 00 00
+out=$(sense_of sg_raw -r 512 "$sg2" 28 00 00 00 00 00 00 00 01 00)
+grep -qi 'reservation conflict' <<< "$out" || fail "no RESERVATION CONFLICT for host2: $out"
+run sg_inq "$sg2"	# INQUIRY is allowed through a reservation
+run sg_raw "$sg2" 17 00 00 00 00 00	# RELEASE by a non-holder: GOOD, no effect
+sense_of sg_raw -r 512 "$sg2" 28 00 00 00 00 00 00 00 01 00 | grep -qi 'reservation conflict' ||
+	fail "a RELEASE from another nexus released the reservation"
+run sg_raw "$sg" 17 00 00 00 00 00
+run sg_raw -r 512 "$sg2" 28 00 00 00 00 00 00 00 01 00
+
+# --- capacity change: resync_size gives CAPACITY DATA HAS CHANGED -------
+run dd if=/dev/zero of=/tmp/fileio.img bs=1M count=0 seek=320 status=none
+fsg=$(lun_sg "$host" 1)
+clear_ua "$fsg"
+run sh -c "echo 1 > $SCST/devices/disk_fio/resync_size"
+out=$(sense_of sg_turs -v "$fsg")
+grep -qi 'capacity data has changed' <<< "$out" || fail "no CAPACITY DATA HAS CHANGED: $out"
+sg_readcap "$fsg" | grep -q 'Number of logical blocks=655360' || fail "new capacity not reported"
 fio_run after-reset --filename="$bio" --ioengine=libaio --direct=1 \
 	--rw=randrw --bs=4k --iodepth=16 --size=8M --verify=crc32c --verify_fatal=1
 mgmt $SCST/targets/scst_local/mgmt "del_session tgt1 host2"
