@@ -87,8 +87,9 @@ struct vdisk_range {
  * @sync_io: synchronous read or write of @len bytes at @pos to or from
  *	the @nr bio_vecs of @bv; return 0 or an errno
  * @lba_status: the provisioning status of the extent that starts at @lba:
- *	whether it is mapped and how many blocks it spans (optional: all
- *	mapped)
+ *	whether it is mapped and how many blocks it spans (*@nblocks holds
+ *	the blocks up to the end of the device on entry); optional: all
+ *	mapped
  */
 struct vdisk_backend {
 	const char *name;
@@ -227,16 +228,6 @@ void vdisk_cmd_done(struct scst_cmd *cmd, bool write);
 void vdisk_set_io_error(struct scst_cmd *cmd, int err, bool write);
 unsigned int vdisk_sg_to_bvec(struct scst_cmd *cmd, u32 skip, u32 len,
 			      struct bio_vec *bv, unsigned int max);
-
-/*
- * NEEDS-CORE: unsigned int scst_get_setup_id(void), exported by scst.ko:
- * the value of its setup_id module parameter (default 0), as SCST's. It
- * goes into the upper 32 bits of each device's identity so that two target
- * systems with devices of the same name export different unit serial
- * numbers and designators. Until the core has it, the setup ID is SCST's
- * default, 0; then replace this macro by the call.
- */
-#define vdisk_setup_id()	0U
 
 /* back ends */
 extern const struct vdisk_backend vdisk_blockio_backend;

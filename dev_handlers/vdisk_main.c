@@ -50,7 +50,11 @@ static void vdisk_set_identity(struct vdisk_dev *vdev)
 	u32 crc = __crc32c_le(0, (const u8 *)vdev->name,
 			      strlen(vdev->name) + 1);
 
-	vdev->id = (u64)vdisk_setup_id() << 32 | crc;
+	/*
+	 * setup_id in the upper half: two target systems with devices of the
+	 * same name export different serial numbers and designators
+	 */
+	vdev->id = (u64)scst_get_setup_id() << 32 | crc;
 	if (!vdev->t10_vend_id_set)
 		strscpy(vdev->t10_vend_id, vdev->be->vendor,
 			sizeof(vdev->t10_vend_id));
@@ -342,24 +346,6 @@ static int vdisk_attach(struct scst_device *dev)
 	/* the back ends reorder as they like: SCST's default */
 	dev->queue_alg = SCST_QUEUE_ALG_UNRESTRICTED;
 	return 0;
-}
-
-/*
- * A session sees the device (->attach_tgt): the module stays loaded while
- * initiators use its devices. NEEDS-CORE: the core should rather pin
- * dev->handler->owner for each LUN that exports a device (and around the
- * handler callbacks it makes from sysfs); these two then go.
- */
-static int vdisk_attach_tgt(struct scst_tgt_dev *tgt_dev)
-{
-	__module_get(THIS_MODULE);
-	return 0;
-}
-
-/* Called with scst_mutex held, so vdisk_exit() cannot run under us. */
-static void vdisk_detach_tgt(struct scst_tgt_dev *tgt_dev)
-{
-	module_put(THIS_MODULE);
 }
 
 static struct vdisk_dev *vdisk_alloc(const struct vdisk_backend *be,
@@ -801,8 +787,6 @@ static struct scst_dev_type vdisk_blockio_devtype = {
 	.add_device = vdisk_blockio_add,
 	.del_device = vdisk_blockio_del,
 	.attach = vdisk_attach,
-	.attach_tgt = vdisk_attach_tgt,
-	.detach_tgt = vdisk_detach_tgt,
 	.add_device_parameters = vdisk_blockio_params,
 	.dev_attrs = vdisk_blockio_attrs,
 	.owner = THIS_MODULE,
@@ -817,8 +801,6 @@ static struct scst_dev_type vdisk_fileio_devtype = {
 	.add_device = vdisk_fileio_add,
 	.del_device = vdisk_fileio_del,
 	.attach = vdisk_attach,
-	.attach_tgt = vdisk_attach_tgt,
-	.detach_tgt = vdisk_detach_tgt,
 	.add_device_parameters = vdisk_fileio_params,
 	.dev_attrs = vdisk_fileio_attrs,
 	.owner = THIS_MODULE,
@@ -832,8 +814,6 @@ static struct scst_dev_type vdisk_nullio_devtype = {
 	.add_device = vdisk_nullio_add,
 	.del_device = vdisk_nullio_del,
 	.attach = vdisk_attach,
-	.attach_tgt = vdisk_attach_tgt,
-	.detach_tgt = vdisk_detach_tgt,
 	.add_device_parameters = vdisk_nullio_params,
 	.dev_attrs = vdisk_nullio_attrs,
 	.owner = THIS_MODULE,

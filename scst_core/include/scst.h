@@ -222,7 +222,10 @@ struct scst_tgt_template {
  * @parse: decode the CDB: set the data direction, buffer length, LBA; on
  *	error set the sense with scst_set_cmd_error(). Return 0, or -EINVAL
  *	when the command failed (the sense is then already set).
- * @exec: execute a parsed command; see enum scst_exec_res
+ * @exec: execute a parsed command; see enum scst_exec_res. Always called
+ *	in process context: on the receiving CPU's worker, or on a device
+ *	thread when @exec_may_sleep; a handler that does not set
+ *	@exec_may_sleep may still sleep briefly (bio allocation, tags)
  * @on_free_cmd: @cmd is about to be freed (optional)
  * @add_device: handlers/<name>/mgmt "add_device NAME k=v;..."; @line is
  *	the parsed command (argv[1] is NAME, params the k=v pairs), already
