@@ -221,6 +221,25 @@ static enum scst_tmf_response scst_do_tmf(struct scst_mgmt_cmd *mcmd)
 	}
 }
 
+static const char *const scst_tmf_names[] = {
+	[SCST_ABORT_TASK] = "ABORT TASK",
+	[SCST_ABORT_TASK_SET] = "ABORT TASK SET",
+	[SCST_CLEAR_ACA] = "CLEAR ACA",
+	[SCST_CLEAR_TASK_SET] = "CLEAR TASK SET",
+	[SCST_LUN_RESET] = "LUN RESET",
+	[SCST_TARGET_RESET] = "TARGET RESET",
+	[SCST_NEXUS_LOSS_SESS] = "I_T NEXUS LOSS",
+};
+
+static const char *const scst_tmf_response_names[] = {
+	[SCST_MGMT_STATUS_SUCCESS] = "function complete",
+	[SCST_MGMT_STATUS_TASK_NOT_EXIST] = "task does not exist",
+	[SCST_MGMT_STATUS_LUN_NOT_EXIST] = "LUN does not exist",
+	[SCST_MGMT_STATUS_FN_NOT_SUPPORTED] = "function not supported",
+	[SCST_MGMT_STATUS_REJECTED] = "rejected",
+	[SCST_MGMT_STATUS_FAILED] = "failed",
+};
+
 static void scst_tmf_work(struct work_struct *work)
 {
 	struct scst_mgmt_cmd *mcmd = container_of(work, struct scst_mgmt_cmd,
@@ -228,8 +247,10 @@ static void scst_tmf_work(struct work_struct *work)
 	struct scst_session *sess = mcmd->sess;
 
 	mcmd->status = scst_do_tmf(mcmd);
-	pr_info("%s: task management function %d (LUN %llu, tag %llu) done: %d\n",
-		sess->sess_name, mcmd->fn, mcmd->lun, mcmd->tag, mcmd->status);
+	pr_info("%s: %s (LUN %llu, tag %llu): %s\n", sess->sess_name,
+		mcmd->fn < ARRAY_SIZE(scst_tmf_names) ?
+		scst_tmf_names[mcmd->fn] : "unknown TMF",
+		mcmd->lun, mcmd->tag, scst_tmf_response_names[mcmd->status]);
 	if (sess->tgt->tgtt->task_mgmt_fn_done)
 		sess->tgt->tgtt->task_mgmt_fn_done(mcmd);
 	atomic_dec(&sess->active_tmfs);
