@@ -50,12 +50,12 @@ bool scst_cmd_core_emulated(const struct scst_cmd *cmd)
 /* SPC-4 6.33 */
 static void scst_report_luns(struct scst_cmd *cmd)
 {
-	struct scst_lun_map *map;
+	struct scst_tgt_dev **tds = NULL;
 	struct scst_cdb_err err;
 	unsigned int n = 0, i;
+	u64 *luns = NULL;
+	u8 *buf = NULL;
 	u8 select;
-	u64 *luns;
-	u8 *buf;
 	int len;
 
 	if (scst_check_report_luns_cdb(cmd->cdb, cmd->cdb_len, &select, &err)) {
@@ -63,31 +63,33 @@ static void scst_report_luns(struct scst_cmd *cmd)
 		return;
 	}
 
-	luns = kmalloc_array(SCST_MAX_LUN + 1, sizeof(*luns), GFP_KERNEL);
-	if (!luns) {
-		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
-		return;
-	}
 	if (select != SCST_REPORT_LUNS_WLUN_ONLY) {
-		rcu_read_lock();
-		map = rcu_dereference(cmd->sess->lun_map);
-		for (i = 0; map && i < map->nr && n <= SCST_MAX_LUN; i++)
-			luns[n++] = map->tgt_devs[i]->lun;
-		rcu_read_unlock();
+		tds = scst_sess_get_tgt_devs(cmd->sess, &n);
+		if (IS_ERR(tds))
+			goto busy;
 	}
-
+	luns = kmalloc_array(n + 1, sizeof(*luns), GFP_KERNEL);
 	len = 8 + 8 * n;
 	buf = kzalloc(len, GFP_KERNEL);
-	if (!buf) {
-		kfree(luns);
-		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
-		return;
+	for (i = 0; i < n; i++) {
+		if (luns)
+			luns[i] = tds[i]->lun;
+		scst_put_tgt_dev(tds[i]);
 	}
+	kfree(tds);
+	if (!luns || !buf)
+		goto busy;
 	len = scst_build_report_luns(luns, n, buf, len);
 	scst_copy_to_sg(cmd, buf, len);
 	kfree(buf);
 	kfree(luns);
 	scst_sess_clear_ua(cmd->sess, SCST_SENSE_REPORTED_LUNS_CHANGED);
+	return;
+
+busy:
+	kfree(buf);
+	kfree(luns);
+	scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
 }
 
 /* SPC-4 6.39: a pending unit attention is reported, and cleared, here. */

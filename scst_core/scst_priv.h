@@ -133,6 +133,8 @@ void scst_acg_clear_acns(struct scst_acg *acg);
 void scst_tgt_reassign_sessions(struct scst_tgt *tgt);
 void scst_dev_remove_luns(struct scst_device *dev);
 struct scst_tgt_dev *scst_lookup_tgt_dev(struct scst_session *sess, u64 lun);
+struct scst_tgt_dev **scst_sess_get_tgt_devs(struct scst_session *sess,
+					     unsigned int *nr);
 void scst_put_tgt_dev(struct scst_tgt_dev *tgt_dev);
 int scst_tgt_set_enabled(struct scst_tgt *tgt, bool enable);
 

@@ -380,6 +380,52 @@ unlock:
 	return tgt_dev;
 }
 
+/**
+ * scst_sess_get_tgt_devs() - a referenced copy of a session's LUN map
+ * @sess: the session
+ * @nr: set to the number of entries
+ *
+ * Process context. Drop each entry with scst_put_tgt_dev() and free the
+ * array with kfree().
+ *
+ * Return: the array (NULL with *@nr == 0 for an empty map), or an
+ * ERR_PTR(-ENOMEM).
+ */
+struct scst_tgt_dev **scst_sess_get_tgt_devs(struct scst_session *sess,
+					     unsigned int *nr)
+{
+	struct scst_tgt_dev **tds = NULL;
+	struct scst_lun_map *map;
+	unsigned int want, i;
+
+	for (;;) {
+		rcu_read_lock();
+		map = rcu_dereference(sess->lun_map);
+		want = map ? map->nr : 0;
+		if (tds && map && map->nr <= *nr) {
+			for (i = 0; i < map->nr; i++) {
+				tds[i] = map->tgt_devs[i];
+				atomic_inc(&tds[i]->cmd_count);
+			}
+			*nr = map->nr;
+			rcu_read_unlock();
+			return tds;
+		}
+		rcu_read_unlock();
+		if (!want) {
+			kfree(tds);
+			*nr = 0;
+			return NULL;
+		}
+		/* the map grew (or this is the first pass): size for it */
+		kfree(tds);
+		tds = kmalloc_array(want, sizeof(*tds), GFP_KERNEL);
+		if (!tds)
+			return ERR_PTR(-ENOMEM);
+		*nr = want;
+	}
+}
+
 static struct scst_tgt_dev *scst_map_find(struct scst_lun_map *map, u64 lun)
 {
 	unsigned int i;

@@ -141,19 +141,11 @@ static void scst_wait_tgt_aborted(struct scst_tgt *tgt, u64 gen)
 static void scst_reset_sess_devs(struct scst_session *sess)
 {
 	struct scst_tgt_dev **tds;
-	struct scst_lun_map *map;
-	unsigned int i, n = 0;
+	unsigned int i, n;
 
-	tds = kmalloc_array(SCST_MAX_LUN + 1, sizeof(*tds), GFP_KERNEL);
-	if (!tds)
+	tds = scst_sess_get_tgt_devs(sess, &n);
+	if (IS_ERR(tds))
 		return;
-	rcu_read_lock();
-	map = rcu_dereference(sess->lun_map);
-	for (i = 0; map && i < map->nr; i++) {
-		atomic_inc(&map->tgt_devs[i]->cmd_count);
-		tds[n++] = map->tgt_devs[i];
-	}
-	rcu_read_unlock();
 	for (i = 0; i < n; i++) {
 		scst_dev_reset(tds[i]->dev, sess);
 		scst_put_tgt_dev(tds[i]);
