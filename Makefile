@@ -5,6 +5,7 @@
 # that modules for several kernels (6.1 and 6.12) can coexist.
 
 SHELL := /bin/bash
+PREFIX ?= /usr/local
 
 # The running kernel of these machines has no headers: default to the
 # newest installed Debian 6.1 headers. KERNEL=6.12 selects the 6.12 ones.
@@ -17,13 +18,14 @@ KBUILD_OUT := $(CURDIR)/build/kmod/$(KREL)
 KSRC := Kbuild scst_core dev_handlers
 TEST_KMOD_DIR := tests/vm/modules
 
-.PHONY: all modules test-modules unit check check-quick vm-test deps demo \
+.PHONY: all modules usr test-modules unit check check-quick vm-test deps demo \
 	bench checkpatch install clean help
 
-all: modules
+all: modules usr
 
 help:
-	@echo "make [all]           build the kernel modules (KDIR=$(KDIR))"
+	@echo "make [all]           build the kernel modules (KDIR=$(KDIR)) and scstadmin"
+	@echo "make install         install scstadmin and its man pages (DESTDIR, PREFIX)"
 	@echo "make KERNEL=6.12     build against the installed 6.12 headers"
 	@echo "make deps            install build/test dependencies (Debian)"
 	@echo "make check           unit tests and VM tests (the full suite)"
@@ -39,6 +41,9 @@ modules:
 	@tar -c $(KSRC) | tar -x -C $(KBUILD_OUT)
 	$(MAKE) -C $(KDIR) M=$(KBUILD_OUT) W=1 modules
 	@echo "modules for $(KREL) are in $(KBUILD_OUT)"
+
+usr:
+	$(MAKE) -C usr
 
 test-modules:
 	@mkdir -p $(KBUILD_OUT)/test-modules
@@ -70,6 +75,10 @@ demo:
 checkpatch:
 	scripts/checkpatch
 
+install: usr
+	$(MAKE) -C usr install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+
 clean:
 	rm -rf build
+	$(MAKE) -C usr clean
 	$(MAKE) -C tests/unit clean 2>/dev/null || true

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scstadmin: semantic checks of a parsed scst.conf, done before anything
+ * is changed: duplicate handlers, devices, drivers, targets, groups, LUNs
+ * and initiators, and LUNs that name a device the file does not define.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "scstadmin.h"
+
+static int cerr(char *err, size_t errlen, const char *fname, int line,
+		int col, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static int cerr(char *err, size_t errlen, const char *fname, int line,
+		int col, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(err, errlen, "%s:%d:%d: ", fname, line, col);
+
+	if (n >= 0 && (size_t)n < errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+typedef VEC(struct lun *) lun_vec;
+
+static int check_luns(const struct tree *t, const lun_vec *v,
+		      const char *owner, const char *fname,
+		      char *err, size_t errlen)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		const struct lun *l = v->v[i];
+
+		for (size_t j = 0; j < i; j++)
+			if (v->v[j]->num == l->num)
+				return cerr(err, errlen, fname, l->line, l->col,
+					    "duplicate LUN %lu in %s (first at line %d)",
+					    l->num, owner, v->v[j]->line);
+		if (!tree_find_device(t, l->dev, NULL))
+			return cerr(err, errlen, fname, l->line, l->dev_col,
+				    "LUN %lu refers to unknown device '%s': expected a DEVICE defined in a HANDLER section",
+				    l->num, l->dev);
+	}
+	return 0;
+}
+
+int conf_check(const struct tree *t, const char *fname,
+	       char *err, size_t errlen)
+{
+	for (size_t i = 0; i < t->handlers.n; i++) {
+		const struct handler *h = t->handlers.v[i];
+
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(t->handlers.v[j]->name, h->name))
+				return cerr(err, errlen, fname, h->line, h->col,
+					    "duplicate HANDLER '%s' (first at line %d)",
+					    h->name, t->handlers.v[j]->line);
+		for (size_t j = 0; j < h->devices.n; j++) {
+			const struct device *d = h->devices.v[j];
+
+			/* every device before this one, in any handler */
+			for (size_t k = 0; k <= i; k++) {
+				const struct handler *o = t->handlers.v[k];
+				size_t lim = k == i ? j : o->devices.n;
+
+				for (size_t m = 0; m < lim; m++)
+					if (!strcmp(o->devices.v[m]->name,
+						    d->name))
+						return cerr(err, errlen, fname,
+							    d->line, d->col,
+							    "duplicate DEVICE '%s' (first at line %d)",
+							    d->name,
+							    o->devices.v[m]->line);
+			}
+		}
+	}
+	for (size_t i = 0; i < t->drivers.n; i++) {
+		const struct driver *d = t->drivers.v[i];
+
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(t->drivers.v[j]->name, d->name))
+				return cerr(err, errlen, fname, d->line, d->col,
+					    "duplicate TARGET_DRIVER '%s' (first at line %d)",
+					    d->name, t->drivers.v[j]->line);
+		for (size_t j = 0; j < d->targets.n; j++) {
+			const struct target *tg = d->targets.v[j];
+
+			for (size_t k = 0; k < j; k++)
+				if (!strcmp(d->targets.v[k]->name, tg->name))
+					return cerr(err, errlen, fname,
+						    tg->line, tg->col,
+						    "duplicate TARGET '%s' (first at line %d)",
+						    tg->name,
+						    d->targets.v[k]->line);
+			if (check_luns(t, (const lun_vec *)&tg->luns, tg->name,
+				       fname, err, errlen))
+				return -1;
+			for (size_t k = 0; k < tg->groups.n; k++) {
+				const struct group *g = tg->groups.v[k];
+
+				for (size_t m = 0; m < k; m++)
+					if (!strcmp(tg->groups.v[m]->name,
+						    g->name))
+						return cerr(err, errlen, fname,
+							    g->line, g->col,
+							    "duplicate GROUP '%s' (first at line %d)",
+							    g->name,
+							    tg->groups.v[m]->line);
+				if (check_luns(t, (const lun_vec *)&g->luns,
+					       g->name, fname, err, errlen))
+					return -1;
+				for (size_t m = 0; m < g->inits.n; m++)
+					for (size_t q = 0; q < m; q++)
+						if (!strcmp(g->inits.v[q].name,
+							    g->inits.v[m].name))
+							return cerr(err, errlen,
+								    fname,
+								    g->inits.v[m].line,
+								    g->inits.v[m].col,
+								    "duplicate INITIATOR '%s' in GROUP '%s'",
+								    g->inits.v[m].name,
+								    g->name);
+			}
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scstadmin: the reconciliation diff. Pure: compares the tree wanted (a
+ * parsed scst.conf) with the live tree (read from sysfs with all
+ * attributes) and lists the mgmt commands and attribute writes that turn
+ * one into the other, in a safe order (enum phase): removals first
+ * (targets disabled, initiators, LUNs, groups, targets, devices), then
+ * SCST and handler attributes, devices, driver attributes, targets,
+ * groups, initiators, LUNs, other attributes, and targets enabled last.
+ *
+ * Devices are reconciled globally. Targets are reconciled for the drivers
+ * the file names (all drivers for -clear_config); drivers it does not name
+ * are left alone. A removal that touches a target with sessions is marked
+ * in_use, which apply refuses without -force.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scstadmin.h"
+
+/* Drivers an SCST-written file may name that need not be loaded here. */
+static const char *const optional_drivers[] = { "copy_manager", NULL };
+
+struct dctx {
+	const struct tree *want, *live;
+	const struct diff_opts *o;
+	action_vec *out;
+	str_vec *warn;
+};
+
+static void act(struct dctx *c, enum phase ph, bool in_use, bool is_attr,
+		char *path, char *text, char *desc)
+{
+	struct action *a = vec_push(c->out);
+
+	a->phase = ph;
+	a->path = path;
+	a->text = text;
+	a->desc = desc;
+	a->in_use = in_use;
+	a->is_attr = is_attr;
+}
+
+static void warn(struct dctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct dctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[512];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	*vec_push(c->warn) = xstrdup(buf);
+}
+
+/*
+ * Attributes: each wanted attribute that differs from the live one is
+ * written (@live NULL: the object is new, write unconditionally; apply
+ * skips writes of equal values). @skip: attributes handled elsewhere.
+ */
+static void diff_attrs(struct dctx *c, const attr_vec *want,
+		       const attr_vec *live, const char *dir, const char *what,
+		       enum phase ph, bool (*skip)(const char *, const void *),
+		       const void *arg)
+{
+	for (size_t i = 0; i < want->n; i++) {
+		const struct attr *w = &want->v[i];
+		const struct attr *l = live ? attr_find(live, w->key) : NULL;
+
+		if (skip && skip(w->key, arg))
+			continue;
+		if (live && !l) {
+			warn(c, "%s has no attribute '%s'; ignored", what,
+			     w->key);
+			continue;
+		}
+		if (l && !strcmp(l->value, w->value))
+			continue;
+		if (l && !l->writable) {
+			warn(c, "%s: attribute '%s' is read-only (is '%s', file says '%s'); ignored",
+			     what, w->key, l->value, w->value);
+			continue;
+		}
+		act(c, ph, false, true,
+		    *dir ? xasprintf("%s/%s", dir, w->key) : xstrdup(w->key),
+		    xstrdup(w->value),
+		    xasprintf("set %s attribute %s=%s", what, w->key,
+			      w->value));
+	}
+}
+
+static bool skip_param(const char *key, const void *arg)
+{
+	return handler_has_param(arg, key);
+}
+
+static bool skip_enabled(const char *key, const void *arg)
+{
+	(void)arg;
+	return !strcmp(key, "enabled");
+}
+
+static bool dev_exported_busy(const struct tree *live, const char *dev)
+{
+	for (size_t i = 0; i < live->drivers.n; i++) {
+		const struct driver *d = live->drivers.v[i];
+
+		for (size_t j = 0; j < d->targets.n; j++) {
+			const struct target *t = d->targets.v[j];
+
+			if (!t->nsessions)
+				continue;
+			for (size_t k = 0; k < t->luns.n; k++)
+				if (!strcmp(t->luns.v[k]->dev, dev))
+					return true;
+			for (size_t g = 0; g < t->groups.n; g++)
+				for (size_t k = 0; k < t->groups.v[g]->luns.n;
+				     k++)
+					if (!strcmp(t->groups.v[g]->luns.v[k]->dev,
+						    dev))
+						return true;
+		}
+	}
+	return false;
+}
+
+/* "k=v;k=v" of the attributes that are parameters of @h (all if !h) */
+static char *params_of(const attr_vec *a, const struct handler *h)
+{
+	char *s = xstrdup("");
+
+	for (size_t i = 0; i < a->n; i++) {
+		char *n;
+
+		if (h && h->params.n && !handler_has_param(h, a->v[i].key))
+			continue;
+		n = xasprintf("%s%s%s=%s", s, *s ? ";" : "", a->v[i].key,
+			      a->v[i].value);
+		free(s);
+		s = n;
+	}
+	return s;
+}
+
+static int diff_devices(struct dctx *c, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < c->want->handlers.n; i++) {
+		const struct handler *wh = c->want->handlers.v[i];
+		const struct handler *lh = tree_find_handler(c->live, wh->name);
+		char *dir;
+
+		if (!lh) {
+			snprintf(err, errlen,
+				 "handler '%s' is not loaded (no handlers/%s in the management tree)",
+				 wh->name, wh->name);
+			return -1;
+		}
+		dir = xasprintf("handlers/%s", wh->name);
+		diff_attrs(c, &wh->attrs, &lh->attrs, dir, wh->name,
+			   PH_GLOBAL_ATTR, NULL, NULL);
+		free(dir);
+		for (size_t j = 0; j < wh->devices.n; j++) {
+			const struct device *wd = wh->devices.v[j];
+			struct handler *oh = NULL;
+			const struct device *ld =
+				tree_find_device(c->live, wd->name, &oh);
+			char *what = xasprintf("device %s", wd->name);
+
+			dir = xasprintf("devices/%s", wd->name);
+			if (ld && oh != lh) {
+				snprintf(err, errlen,
+					 "device '%s' exists with handler '%s', the file puts it under '%s'",
+					 wd->name, oh->name, wh->name);
+				free(what);
+				free(dir);
+				return -1;
+			}
+			if (!ld) {
+				char *p = params_of(&wd->attrs, lh);
+
+				act(c, PH_ADD_DEVICE, false, false,
+				    xasprintf("handlers/%s/mgmt", lh->name),
+				    xasprintf("add_device %s%s%s", wd->name,
+					      *p ? " " : "", p),
+				    xasprintf("add device %s (%s)", wd->name,
+					      lh->name));
+				free(p);
+				if (lh->params.n)
+					diff_attrs(c, &wd->attrs, NULL, dir,
+						   what, PH_DEV_ATTR,
+						   skip_param, lh);
+			} else {
+				diff_attrs(c, &wd->attrs, &ld->attrs, dir, what,
+					   PH_DEV_ATTR, NULL, NULL);
+			}
+			free(what);
+			free(dir);
+		}
+	}
+	for (size_t i = 0; i < c->live->handlers.n; i++) {
+		const struct handler *lh = c->live->handlers.v[i];
+
+		for (size_t j = 0; j < lh->devices.n; j++) {
+			const char *name = lh->devices.v[j]->name;
+
+			if (tree_find_device(c->want, name, NULL))
+				continue;
+			act(c, PH_DEL_DEVICE, dev_exported_busy(c->live, name),
+			    false, xasprintf("handlers/%s/mgmt", lh->name),
+			    xasprintf("del_device %s", name),
+			    xasprintf("remove device %s (%s)", name, lh->name));
+		}
+	}
+	return 0;
+}
+
+typedef VEC(struct lun *) lun_vec;
+
+static char *lun_params(const struct lun *l)
+{
+	char *p = params_of(&l->attrs, NULL);
+	char *s = xasprintf("%s%s", *p ? " " : "", p);
+
+	free(p);
+	return s;
+}
+
+static void diff_luns(struct dctx *c, const lun_vec *want, const lun_vec *live,
+		      const char *dir, const char *owner, bool busy)
+{
+	char *mgmt = xasprintf("%s/luns/mgmt", dir);
+
+	for (size_t i = 0; live && i < live->n; i++) {
+		const struct lun *l = live->v[i];
+		bool found = false;
+
+		for (size_t j = 0; want && j < want->n; j++)
+			found |= want->v[j]->num == l->num;
+		if (!found)
+			act(c, PH_DEL_LUN, busy, false, xstrdup(mgmt),
+			    xasprintf("del %lu", l->num),
+			    xasprintf("remove LUN %lu (%s) from %s", l->num,
+				      l->dev, owner));
+	}
+	for (size_t i = 0; want && i < want->n; i++) {
+		const struct lun *w = want->v[i];
+		const struct lun *l = NULL;
+		char *p;
+
+		for (size_t j = 0; live && j < live->n; j++)
+			if (live->v[j]->num == w->num)
+				l = live->v[j];
+		p = lun_params(w);
+		if (!l) {
+			act(c, PH_ADD_LUN, false, false, xstrdup(mgmt),
+			    xasprintf("add %s %lu%s", w->dev, w->num, p),
+			    xasprintf("add LUN %lu (%s) to %s", w->num, w->dev,
+				      owner));
+		} else {
+			bool differ = strcmp(w->dev, l->dev) != 0;
+
+			for (size_t k = 0; !differ && k < w->attrs.n; k++) {
+				const struct attr *la =
+					attr_find(&l->attrs, w->attrs.v[k].key);
+
+				differ = !la || strcmp(la->value,
+						       w->attrs.v[k].value);
+			}
+			if (differ)
+				act(c, PH_ADD_LUN, busy, false, xstrdup(mgmt),
+				    xasprintf("replace %s %lu%s", w->dev,
+					      w->num, p),
+				    xasprintf("replace LUN %lu of %s: %s -> %s",
+					      w->num, owner, l->dev, w->dev));
+		}
+		free(p);
+	}
+	free(mgmt);
+}
+
+static void diff_group(struct dctx *c, const struct group *w,
+		       const struct group *l, const char *tdir,
+		       const char *tname, bool busy)
+{
+	char *dir = xasprintf("%s/ini_groups/%s", tdir,
+			      w ? w->name : l->name);
+	char *owner = xasprintf("group %s of %s", w ? w->name : l->name,
+				tname);
+	char *imgmt = xasprintf("%s/initiators/mgmt", dir);
+
+	if (!w) {
+		act(c, PH_DEL_GROUP, busy, false,
+		    xasprintf("%s/ini_groups/mgmt", tdir),
+		    xasprintf("del %s", l->name),
+		    xasprintf("remove %s", owner));
+		goto out;
+	}
+	if (!l)
+		act(c, PH_ADD_GROUP, false, false,
+		    xasprintf("%s/ini_groups/mgmt", tdir),
+		    xasprintf("create %s", w->name),
+		    xasprintf("add %s", owner));
+	for (size_t i = 0; l && i < l->inits.n; i++)
+		if (!group_has_init(w, l->inits.v[i].name))
+			act(c, PH_DEL_INIT, busy, false, xstrdup(imgmt),
+			    xasprintf("del %s", l->inits.v[i].name),
+			    xasprintf("remove initiator %s from %s",
+				      l->inits.v[i].name, owner));
+	for (size_t i = 0; i < w->inits.n; i++)
+		if (!l || !group_has_init(l, w->inits.v[i].name))
+			act(c, PH_ADD_INIT, false, false, xstrdup(imgmt),
+			    xasprintf("add %s", w->inits.v[i].name),
+			    xasprintf("add initiator %s to %s",
+				      w->inits.v[i].name, owner));
+	diff_luns(c, (const lun_vec *)&w->luns,
+		  l ? (const lun_vec *)&l->luns : NULL, dir, owner, busy);
+	diff_attrs(c, &w->attrs, l ? &l->attrs : NULL, dir, owner, PH_ATTR,
+		   NULL, NULL);
+out:
+	free(imgmt);
+	free(owner);
+	free(dir);
+}
+
+static bool attr_is(const attr_vec *a, const char *k, const char *v)
+{
+	const struct attr *at = attr_find(a, k);
+
+	return at && !strcmp(at->value, v);
+}
+
+/* @w NULL: the target stays (it cannot be removed) but is emptied. */
+static void diff_target(struct dctx *c, const struct driver *drv,
+			const struct target *w, const struct target *l)
+{
+	const char *name = w ? w->name : l->name;
+	char *dir = xasprintf("targets/%s/%s", drv->name, name);
+	char *owner = xasprintf("target %s", name);
+	bool busy = l && l->nsessions > 0;
+	const struct attr *we = w ? attr_find(&w->attrs, "enabled") : NULL;
+
+	diff_luns(c, w ? (const lun_vec *)&w->luns : NULL,
+		  l ? (const lun_vec *)&l->luns : NULL, dir, owner, busy);
+	for (size_t i = 0; l && i < l->groups.n; i++)
+		if (!w || !target_find_group(w, l->groups.v[i]->name))
+			diff_group(c, NULL, l->groups.v[i], dir, name, busy);
+	for (size_t i = 0; w && i < w->groups.n; i++)
+		diff_group(c, w->groups.v[i],
+			   l ? target_find_group(l, w->groups.v[i]->name) : NULL,
+			   dir, name, busy);
+	if (w)
+		diff_attrs(c, &w->attrs, l ? &l->attrs : NULL, dir, owner,
+			   PH_ATTR, skip_enabled, NULL);
+	/* enabling last, disabling first */
+	if (we && strcmp(we->value, "0") &&
+	    !(l && attr_is(&l->attrs, "enabled", we->value)))
+		act(c, PH_ENABLE, false, false, xasprintf("%s/enabled", dir),
+		    xstrdup(we->value), xasprintf("enable %s", owner));
+	else if ((!we || !strcmp(we->value, "0")) && l &&
+		 attr_is(&l->attrs, "enabled", "1"))
+		act(c, PH_DISABLE, busy, false, xasprintf("%s/enabled", dir),
+		    xstrdup("0"), xasprintf("disable %s", owner));
+	free(owner);
+	free(dir);
+}
+
+static bool is_optional_driver(const char *name)
+{
+	for (const char *const *p = optional_drivers; *p; p++)
+		if (!strcmp(*p, name))
+			return true;
+	return false;
+}
+
+static int diff_driver(struct dctx *c, const struct driver *w,
+		       const struct driver *l, char *err, size_t errlen)
+{
+	const struct driver *drv = w ? w : l;
+	char *dir = xasprintf("targets/%s", drv->name);
+
+	if (w) {
+		diff_attrs(c, &w->attrs, &l->attrs, dir, drv->name,
+			   PH_DRV_ATTR, skip_enabled, NULL);
+		for (size_t i = 0; i < w->targets.n; i++) {
+			const struct target *wt = w->targets.v[i];
+			const struct target *lt =
+				driver_find_target(l, wt->name);
+
+			if (!lt && !l->can_add_target) {
+				snprintf(err, errlen,
+					 "target '%s' of driver '%s' does not exist and the driver cannot create targets",
+					 wt->name, drv->name);
+				free(dir);
+				return -1;
+			}
+			if (!lt)
+				act(c, PH_ADD_TARGET, false, false,
+				    xasprintf("%s/mgmt", dir),
+				    xasprintf("add_target %s", wt->name),
+				    xasprintf("add target %s (%s)", wt->name,
+					      drv->name));
+			diff_target(c, drv, wt, lt);
+		}
+		{
+			const struct attr *we = attr_find(&w->attrs, "enabled");
+
+			if (we && !attr_is(&l->attrs, "enabled", we->value))
+				act(c, strcmp(we->value, "0") ? PH_ENABLE :
+				    PH_DISABLE, false, false,
+				    xasprintf("%s/enabled", dir),
+				    xstrdup(we->value),
+				    xasprintf("set driver %s enabled=%s",
+					      drv->name, we->value));
+		}
+	}
+	for (size_t i = 0; i < l->targets.n; i++) {
+		const struct target *lt = l->targets.v[i];
+
+		if (w && driver_find_target(w, lt->name))
+			continue;
+		if (l->can_add_target)
+			act(c, PH_DEL_TARGET, lt->nsessions > 0, false,
+			    xasprintf("%s/mgmt", dir),
+			    xasprintf("del_target %s", lt->name),
+			    xasprintf("remove target %s (%s)", lt->name,
+				      drv->name));
+		else
+			diff_target(c, drv, NULL, lt);
+	}
+	free(dir);
+	return 0;
+}
+
+
+int diff_trees(const struct tree *want, const struct tree *live,
+	       const struct diff_opts *o, action_vec *out,
+	       str_vec *warnings, char *err, size_t errlen)
+{
+	static const struct diff_opts none;
+	struct dctx c = {
+		.want = want, .live = live, .o = o ? o : &none,
+		.out = out, .warn = warnings,
+	};
+
+	diff_attrs(&c, &want->attrs, &live->attrs, "", "SCST", PH_GLOBAL_ATTR,
+		   NULL, NULL);
+	if (diff_devices(&c, err, errlen))
+		return -1;
+	for (size_t i = 0; i < want->drivers.n; i++) {
+		const struct driver *w = want->drivers.v[i];
+		const struct driver *l = tree_find_driver(live, w->name);
+
+		if (!l) {
+			if (is_optional_driver(w->name)) {
+				warn(&c, "driver '%s' is not loaded; its section is skipped",
+				     w->name);
+				continue;
+			}
+			snprintf(err, errlen,
+				 "target driver '%s' is not loaded (no targets/%s in the management tree)",
+				 w->name, w->name);
+			return -1;
+		}
+		if (diff_driver(&c, w, l, err, errlen))
+			return -1;
+	}
+	if (c.o->clear) {
+		for (size_t i = 0; i < live->drivers.n; i++) {
+			const struct driver *l = live->drivers.v[i];
+
+			if (is_optional_driver(l->name) ||
+			    tree_find_driver(want, l->name))
+				continue;
+			if (diff_driver(&c, NULL, l, err, errlen))
+				return -1;
+		}
+	}
+	/* qsort is not stable: sort pointers' order by phase, then index */
+	if (out->n > 1) {
+		struct action *tmp = xmalloc(out->n * sizeof(*tmp));
+		size_t k = 0;
+
+		for (int ph = 0; ph < PH_COUNT; ph++)
+			for (size_t i = 0; i < out->n; i++)
+				if (out->v[i].phase == (enum phase)ph)
+					tmp[k++] = out->v[i];
+		memcpy(out->v, tmp, out->n * sizeof(*tmp));
+		free(tmp);
+	}
+	return 0;
+}
+
+void actions_free(action_vec *a)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		free(a->v[i].path);
+		free(a->v[i].text);
+		free(a->v[i].desc);
+	}
+	free(a->v);
+	a->v = NULL;
+	a->n = a->cap = 0;
+}
+
+void strs_free(str_vec *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	s->v = NULL;
+	s->n = s->cap = 0;
+}

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * scstadmin: shared types. The configuration tree is the same for a
+ * parsed scst.conf and for a tree read from /sys/kernel/scst_tgt, so the
+ * writer, the checker and the reconciliation diff work on both.
+ */
+#ifndef SCSTADMIN_H
+#define SCSTADMIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define SCSTADMIN_VERSION	"1.0.0"
+#define SCST_MAX_LUN		16383
+#define SCST_DEFAULT_ROOT	"/sys/kernel/scst_tgt"
+
+/* Exit codes (documented in scstadmin(1)). */
+enum {
+	EXIT_OK		= 0,
+	EXIT_USAGE	= 1,	/* bad command line */
+	EXIT_CONFIG	= 2,	/* scst.conf parse or check error */
+	EXIT_SYSFS	= 3,	/* a sysfs write or read failed */
+	EXIT_NOTFOUND	= 4,	/* no such handler/device/driver/target/... */
+	EXIT_INUSE	= 5,	/* refused: in use or needs -force */
+	EXIT_NOSCST	= 6,	/* the sysfs root does not exist */
+};
+
+#define VEC(T)	struct { T *v; size_t n, cap; }
+void vec_reserve(void **v, size_t *cap, size_t want, size_t elsz);
+#define vec_push(vec) \
+	(vec_reserve((void **)&(vec)->v, &(vec)->cap, (vec)->n + 1, \
+		     sizeof(*(vec)->v)), &(vec)->v[(vec)->n++])
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t sz);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** struct attr - one "key value" line or one sysfs attribute file */
+struct attr {
+	char *key;
+	char *value;
+	bool is_key;		/* saved by -write_config ([key] line) */
+	bool writable;		/* live tree: the file can be written */
+	int line, col;		/* parsed tree: where it was */
+};
+typedef VEC(struct attr) attr_vec;
+
+struct lun {
+	unsigned long num;
+	char *dev;
+	attr_vec attrs;
+	int line, col, dev_col;
+};
+
+struct initiator {
+	char *name;
+	int line, col;
+};
+
+struct group {
+	char *name;
+	attr_vec attrs;
+	VEC(struct lun *) luns;
+	VEC(struct initiator) inits;
+	int line, col;
+};
+
+struct target {
+	char *name;
+	attr_vec attrs;
+	VEC(struct lun *) luns;
+	VEC(struct group *) groups;
+	int nsessions;		/* live tree only */
+	int line, col;
+};
+
+struct driver {
+	char *name;
+	attr_vec attrs;
+	VEC(struct target *) targets;
+	bool can_add_target;	/* live: mgmt knows add_target/del_target */
+	int line, col;
+};
+
+struct device {
+	char *name;
+	attr_vec attrs;
+	int line, col;
+};
+
+struct handler {
+	char *name;
+	attr_vec attrs;
+	VEC(struct device *) devices;
+	VEC(char *) params;	/* live: add_device parameters from mgmt */
+	int line, col;
+};
+
+struct tree {
+	attr_vec attrs;		/* SCST global attributes (setup_id...) */
+	VEC(struct handler *) handlers;
+	VEC(struct driver *) drivers;
+};
+
+/* tree.c */
+struct tree *tree_new(void);
+void tree_free(struct tree *t);
+struct attr *attr_add(attr_vec *a, const char *key, const char *value);
+const struct attr *attr_find(const attr_vec *a, const char *key);
+struct handler *tree_add_handler(struct tree *t, const char *name);
+struct handler *tree_find_handler(const struct tree *t, const char *name);
+struct device *handler_add_device(struct handler *h, const char *name);
+struct device *tree_find_device(const struct tree *t, const char *name,
+				struct handler **hp);
+struct driver *tree_add_driver(struct tree *t, const char *name);
+struct driver *tree_find_driver(const struct tree *t, const char *name);
+struct target *driver_add_target(struct driver *d, const char *name);
+struct target *driver_find_target(const struct driver *d, const char *name);
+struct group *target_add_group(struct target *t, const char *name);
+struct group *target_find_group(const struct target *t, const char *name);
+struct lun *lun_add(void *luns_vec, unsigned long num, const char *dev);
+struct lun *target_find_lun(const struct target *t, unsigned long num);
+struct lun *group_find_lun(const struct group *g, unsigned long num);
+bool group_has_init(const struct group *g, const char *name);
+bool handler_has_param(const struct handler *h, const char *p);
+void tree_sort(struct tree *t);
+/* Compare key attributes and structure; on difference describe it. */
+bool tree_equal(const struct tree *a, const struct tree *b,
+		char *why, size_t whylen);
+
+/* parser.c */
+/*
+ * Parse and check @text (named @fname in messages). On error returns NULL
+ * and puts "FILE:LINE:COL: message" into @err.
+ */
+struct tree *conf_parse(const char *fname, const char *text,
+			char *err, size_t errlen);
+struct tree *conf_parse_file(const char *fname, char *err, size_t errlen);
+/* Semantic checks of a parsed tree; 0 or -1 with @err filled. */
+int conf_check(const struct tree *t, const char *fname,
+	       char *err, size_t errlen);
+
+/* writer.c */
+void conf_write(FILE *f, struct tree *t, bool nonkey);
+
+/* sysfs.c */
+struct sysfs {
+	char *root;
+	bool is_sysfs;		/* real sysfs (else a fake tree: append) */
+	int eagain_timeout_ms;
+	bool dry_run;
+};
+int sysfs_open(struct sysfs *s, const char *root);
+void sysfs_close(struct sysfs *s);
+char *sysfs_path(const struct sysfs *s, const char *rel);
+bool sysfs_exists(const struct sysfs *s, const char *rel);
+/* Read an attribute: value (first lines) and whether it ends in [key]. */
+int sysfs_read_attr(const struct sysfs *s, const char *rel, char **value,
+		    bool *is_key);
+/* Write @text to @rel; handles the last_sysfs_mgmt_res EAGAIN protocol. */
+int sysfs_write(const struct sysfs *s, const char *rel, const char *text);
+int sysfs_resolve_eagain(const struct sysfs *s);
+struct tree *sysfs_read_tree(const struct sysfs *s, bool all_attrs);
+int sysfs_read_attrs(const struct sysfs *s, const char *rel, attr_vec *a,
+		     bool all);
+
+/* diff.c */
+enum phase {
+	PH_DISABLE, PH_DEL_INIT, PH_DEL_LUN, PH_DEL_GROUP, PH_DEL_TARGET,
+	PH_DEL_DEVICE, PH_GLOBAL_ATTR, PH_ADD_DEVICE, PH_DEV_ATTR,
+	PH_DRV_ATTR, PH_ADD_TARGET, PH_ADD_GROUP, PH_ADD_INIT, PH_ADD_LUN,
+	PH_ATTR, PH_ENABLE, PH_COUNT
+};
+
+struct action {
+	enum phase phase;
+	char *path;		/* relative to the sysfs root */
+	char *text;		/* what is written */
+	char *desc;		/* for the user */
+	bool is_attr;		/* an attribute write: skipped if equal */
+	bool in_use;		/* removes something a session uses */
+};
+typedef VEC(struct action) action_vec;
+
+struct diff_opts {
+	bool clear;		/* every driver counts as named (-clear_config) */
+};
+
+typedef VEC(char *) str_vec;
+
+/*
+ * Actions that turn @live into @want, in a safe order. Pure: only looks
+ * at the two trees. Returns 0, or -1 with @err set for a change that
+ * cannot be made (handler or driver not loaded...). Warnings about
+ * things that are left as they are go to @warnings.
+ */
+int diff_trees(const struct tree *want, const struct tree *live,
+	       const struct diff_opts *o, action_vec *out,
+	       str_vec *warnings, char *err, size_t errlen);
+void actions_free(action_vec *a);
+void strs_free(str_vec *s);
+
+/* apply.c */
+struct apply_result {
+	int done, skipped, failed;
+};
+int apply_actions(const struct sysfs *s, const action_vec *a, bool force,
+		  bool cont_on_err, struct apply_result *res);
+
+/* cmds.c */
+struct opts;
+int run_command(struct opts *o);
+
+#endif /* SCSTADMIN_H */
