@@ -615,9 +615,12 @@ static ssize_t vdisk_size_mb_show(struct kobject *kobj,
 				  struct kobj_attribute *attr, char *buf)
 {
 	struct vdisk_dev *vdev = vdisk_kobj_vdev(kobj);
-	ssize_t n = sysfs_emit(buf, "%lld\n", READ_ONCE(vdev->size) >> 20);
 
-	return vdisk_emit_key(buf, n, vdev->size_set);
+	/*
+	 * Never "[key]": size (bytes) carries the same setting, and a saved
+	 * configuration must not give both (as SCST's scstadmin saves size)
+	 */
+	return sysfs_emit(buf, "%lld\n", READ_ONCE(vdev->size) >> 20);
 }
 
 static ssize_t vdisk_t10_vend_id_show(struct kobject *kobj,

@@ -733,7 +733,26 @@ static struct attribute *scst_tgt_attrs[] = {
 	&scst_tgt_cpu_mask_attr.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(scst_tgt);
+
+/* As in SCST, "enabled" exists only for drivers that can enable targets. */
+static umode_t scst_tgt_attr_visible(struct kobject *kobj,
+				     struct attribute *attr, int n)
+{
+	if (attr == &scst_tgt_enabled_attr.attr &&
+	    !scst_kobj_to_tgt(kobj)->tgtt->enable_target)
+		return 0;
+	return attr->mode;
+}
+
+static const struct attribute_group scst_tgt_group = {
+	.attrs = scst_tgt_attrs,
+	.is_visible = scst_tgt_attr_visible,
+};
+
+static const struct attribute_group *scst_tgt_groups[] = {
+	&scst_tgt_group,
+	NULL,
+};
 
 static const struct kobj_type scst_tgt_ktype = {
 	.sysfs_ops = &kobj_sysfs_ops,

@@ -73,7 +73,7 @@ chk $D/bio1/removable 1 "[key]"
 chk $D/bio1/blocksize 512
 chk $D/bio1/t10_vend_id SCST_BIO
 chk $D/null1/size 268435456 "[key]"
-chk $D/null1/size_mb 256 "[key]"
+chk $D/null1/size_mb 256	# size carries the [key]
 chk $D/null1/thin_provisioned 1 "[key]"
 chk $D/ro1/read_only 1 "[key]"
 expect_fail cat $D/bio1/resync_size
