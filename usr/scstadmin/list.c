@@ -2,8 +2,10 @@
 /*
  * scstadmin: the -list_* commands, from a tree read with all attributes.
  */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "opts.h"
 
@@ -56,6 +58,55 @@ static void print_luns(const lun_vec *v, const char *ind)
 		printf("%sLUN %-5lu %s\n", ind, v->v[i]->num, v->v[i]->dev);
 }
 
+/* One line a session: name, initiator, commands in flight, LUN set. */
+static void print_sessions(const struct sysfs *sys, const char *rel)
+{
+	char *dir = sysfs_path(sys, rel);
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		free(dir);
+		return;
+	}
+	while ((e = readdir(d))) {
+		char *ini = NULL, *act = NULL, *r, *link, target[4096];
+		const char *group = "default";
+		ssize_t n;
+		bool key;
+
+		if (e->d_name[0] == '.')
+			continue;
+		r = xasprintf("%s/%s/initiator_name", rel, e->d_name);
+		sysfs_read_attr(sys, r, &ini, &key);
+		free(r);
+		r = xasprintf("%s/%s/active_commands", rel, e->d_name);
+		sysfs_read_attr(sys, r, &act, &key);
+		free(r);
+		link = xasprintf("%s/%s/luns", dir, e->d_name);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			/* .../ini_groups/<group>/luns for a group member */
+			if (strstr(target, "ini_groups/")) {
+				char *g = strstr(target, "ini_groups/") + 11;
+				char *slash = strchr(g, '/');
+
+				if (slash)
+					*slash = '\0';
+				group = g;
+			}
+		}
+		printf("\t\t\t%s  initiator %s, %s active command(s), LUNs of group %s\n",
+		       e->d_name, ini ? ini : "?", act ? act : "?", group);
+		free(link);
+		free(ini);
+		free(act);
+	}
+	closedir(d);
+	free(dir);
+}
+
 int cmd_list(struct opts *o)
 {
 	struct tree *t = sysfs_read_tree(&o->sysfs, true);
@@ -100,13 +151,10 @@ int cmd_list(struct opts *o)
 				if (c[0] == 's') {
 					char *rel = xasprintf("targets/%s/%s/sessions",
 							      d->name, tg->name);
-					char *p = sysfs_path(&o->sysfs, rel);
-					char *cmd = NULL;
 
-					(void)cmd;
 					printf("\t\tSessions: %d\n",
 					       tg->nsessions);
-					free(p);
+					print_sessions(&o->sysfs, rel);
 					free(rel);
 					continue;
 				}
