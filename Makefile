@@ -15,7 +15,7 @@ KREL := $(patsubst linux-headers-%,%,$(notdir $(KDIR)))
 KBUILD_OUT := $(CURDIR)/build/kmod/$(KREL)
 
 # Module source trees copied for each kernel build.
-KSRC := Kbuild scst_core dev_handlers
+KSRC := Kbuild scst_core dev_handlers srpt
 TEST_KMOD_DIR := tests/vm/modules
 
 .PHONY: all modules usr test-modules unit check check-quick vm-test deps demo \
@@ -28,6 +28,7 @@ help:
 	@echo "make install         install scstadmin and its man pages (DESTDIR, PREFIX)"
 	@echo "make KERNEL=6.12     build against the installed 6.12 headers"
 	@echo "make deps            install build/test dependencies (Debian)"
+	@echo "make demo            SRP target from scst.conf, Linux initiator, I/O (VM)"
 	@echo "make check           unit tests and VM tests (the full suite)"
 	@echo "make check-quick     unit tests and one VM smoke test"
 	@echo "make unit            unit tests only"
@@ -68,9 +69,9 @@ vm-test: modules test-modules
 deps:
 	scripts/install-deps
 
-demo:
-	@echo "make demo arrives with the scstadmin issue (#5); see README.md" >&2
-	@exit 1
+demo: deps
+	$(MAKE) all test-modules
+	scripts/demo
 
 checkpatch:
 	scripts/checkpatch

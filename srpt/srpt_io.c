@@ -1,0 +1,1245 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * srpt_io.c - the SRP data path: receiving IUs, SRP_CMD (SRP r16a 6.8),
+ * data-out by RDMA READ or immediate data (SRP-2), data-in by RDMA WRITE
+ * chained with the SRP_RSP (6.9) SEND, and credits (req_lim_delta).
+ *
+ * A command's life, in its send context (struct srpt_send_ioctx):
+ *
+ *   srpt_recv_done()        SRP_CMD parsed and checked, handed to the core
+ *                           (scst_rx_cmd(), scst_cmd_init_done()); its
+ *                           receive buffer is reposted at once unless it
+ *                           holds immediate data or many descriptors
+ *   srpt_rdy_to_xfer()      data-out: copy the immediate data, or post the
+ *                           RDMA READs (one rdma_rw context per
+ *                           descriptor, over its window of cmd->sg)
+ *   srpt_fetch_table()      (an indirect descriptor table the IU holds only
+ *                           part of: RDMA READ it first, SRP r16a 5.5.3;
+ *                           srpt_table_read_done() checks it and goes on)
+ *   srpt_rdma_read_done()   scst_rx_data()
+ *   srpt_xmit_response()    post the RDMA WRITEs of cmd->resp_len bytes of
+ *                           data-in and the SEND of SRP_RSP in one chain
+ *   srpt_send_done()        scst_tgt_cmd_done()
+ *
+ * A command the core aborted reaches srpt_xmit_response() too: no
+ * response is sent (the initiator aborted it, or the nexus is gone), its
+ * credit is returned with the next response.
+ *
+ * Posting: work requests are posted only while the channel is LIVE, which
+ * is checked under rcu_read_lock(); the release work moves the channel on
+ * and waits for an RCU grace period before it drains the QP, so every
+ * work request posted completes before the drain does. The send queue is
+ * accounted in ch->sq_wr_avail; a command that does not fit waits on
+ * ch->sq_wait until completions free room.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/scatterlist.h>
+#include <linux/highmem.h>
+
+#include "ib_srpt.h"
+
+static void srpt_ioctx_work(struct work_struct *work);
+
+/* ---------------------------------------------------------------------- */
+/* Send contexts, receive buffers, credits                                */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * srpt_ioctx_init() - initialize a send context once, at allocation
+ * @ioctx: the context
+ */
+void srpt_ioctx_init(struct srpt_send_ioctx *ioctx)
+{
+	ioctx->send_cqe.done = srpt_send_done;
+	ioctx->rdma_cqe.done = srpt_rdma_read_done;
+	ioctx->table_cqe.done = srpt_table_read_done;
+	ioctx->state = SRPT_IOCTX_FREE;
+	INIT_WORK(&ioctx->work, srpt_ioctx_work);
+	INIT_LIST_HEAD(&ioctx->wait_entry);
+}
+
+/**
+ * srpt_get_send_ioctx() - take a free send context of a channel
+ * @ch: the channel
+ *
+ * Return: the context, or NULL if all are in use.
+ */
+struct srpt_send_ioctx *srpt_get_send_ioctx(struct srpt_rdma_ch *ch)
+{
+	struct srpt_send_ioctx *ioctx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ioctx = list_first_entry_or_null(&ch->free_list,
+					 struct srpt_send_ioctx, wait_entry);
+	if (ioctx)
+		list_del_init(&ioctx->wait_entry);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (!ioctx)
+		return NULL;
+
+	ioctx->state = SRPT_IOCTX_NEW;
+	ioctx->cmd = NULL;
+	ioctx->recv = NULL;
+	ioctx->tag = 0;
+	ioctx->sol_not = 0;
+	ioctx->dir = SRP_IU_DIR_NONE;
+	ioctx->data_len = 0;
+	ioctx->ndesc = 0;
+	ioctx->ext_table = NULL;
+	ioctx->ext_ready = false;
+	ioctx->ext_failed = false;
+	ioctx->rw_ctxs = NULL;
+	ioctx->n_rw_ctx = 0;
+	ioctx->n_wr = 0;
+	ioctx->rsp_len = 0;
+	return ioctx;
+}
+
+/**
+ * srpt_put_send_ioctx() - give a send context back to its channel
+ * @ioctx: the context; its RDMA contexts and receive buffer are released
+ */
+void srpt_put_send_ioctx(struct srpt_send_ioctx *ioctx)
+{
+	struct srpt_rdma_ch *ch = ioctx->ch;
+	unsigned long flags;
+
+	ioctx->state = SRPT_IOCTX_FREE;
+	ioctx->cmd = NULL;
+	kfree(ioctx->ext_table);
+	ioctx->ext_table = NULL;
+	spin_lock_irqsave(&ch->lock, flags);
+	list_add_tail(&ioctx->wait_entry, &ch->free_list);
+	spin_unlock_irqrestore(&ch->lock, flags);
+}
+
+/**
+ * srpt_repost_recv() - give a receive buffer back to the HCA
+ * @recv: the buffer
+ *
+ * A buffer of a closing channel is not posted any more: it is freed with
+ * the channel. SRQ buffers are always reposted.
+ */
+void srpt_repost_recv(struct srpt_recv_ioctx *recv)
+{
+	struct srpt_rdma_ch *ch = recv->ch;
+	int ret = 0;
+
+	if (!ch) {
+		ret = srpt_post_recv(recv);
+	} else {
+		rcu_read_lock();
+		if (srpt_ch_state(ch) <= SRPT_CH_LIVE)
+			ret = srpt_post_recv(recv);
+		rcu_read_unlock();
+	}
+	if (ret)
+		pr_err_ratelimited("reposting a receive buffer failed (%d)\n",
+				   ret);
+}
+
+/**
+ * srpt_put_recv() - release the receive buffer a command still holds
+ * @ioctx: the command's send context
+ */
+void srpt_put_recv(struct srpt_send_ioctx *ioctx)
+{
+	struct srpt_recv_ioctx *recv = ioctx->recv;
+
+	if (!recv)
+		return;
+	ioctx->recv = NULL;
+	srpt_repost_recv(recv);
+}
+
+/*
+ * REQUEST LIMIT DELTA of a response: its own credit and those of the
+ * commands that ended without a response (SRP r16a 5.6).
+ */
+static s32 srpt_take_credits(struct srpt_rdma_ch *ch)
+{
+	s32 delta = 1 + atomic_xchg(&ch->req_lim_delta, 0);
+
+	atomic_add(delta, &ch->req_lim);
+	return delta;
+}
+
+/* ---------------------------------------------------------------------- */
+/* RDMA contexts                                                          */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * A scatterlist for bytes [@off, @off + @len) of @sg. A window that is the
+ * first entries of @sg exactly is @sg itself; any other is a new list
+ * pointing at the same pages. Process context.
+ */
+static int srpt_sg_window(struct scatterlist *sg, u32 nents, u32 off,
+			  u32 len, struct srpt_rw_ctx *ctx)
+{
+	struct scatterlist *s, *first = NULL, *out;
+	u32 pos = 0, cnt = 0, first_off = 0, end = off + len, i;
+
+	for_each_sg(sg, s, nents, i) {
+		u32 s_end = pos + s->length;
+
+		if (!first && off < s_end) {
+			first = s;
+			first_off = off - pos;
+		}
+		if (first)
+			cnt++;
+		pos = s_end;
+		if (first && end <= s_end) {
+			if (!off && end == s_end) {
+				ctx->sg = sg;
+				ctx->nents = cnt;
+				ctx->sg_owned = false;
+				return 0;
+			}
+			break;
+		}
+	}
+	if (!first || end > pos)
+		return -EINVAL;
+
+	out = kmalloc_array(cnt, sizeof(*out), GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	sg_init_table(out, cnt);
+	pos = 0;
+	for (i = 0, s = first; i < cnt; i++, s = sg_next(s)) {
+		u32 o = s->offset + (i ? 0 : first_off);
+		u32 l = min_t(u32, s->length - (i ? 0 : first_off), len - pos);
+
+		sg_set_page(&out[i], nth_page(sg_page(s), o >> PAGE_SHIFT), l,
+			    offset_in_page(o));
+		pos += l;
+	}
+	ctx->sg = out;
+	ctx->nents = cnt;
+	ctx->sg_owned = true;
+	return 0;
+}
+
+/*
+ * Descriptor @idx of the command: from the table fetched from the
+ * initiator, a copy, or read from its IU.
+ */
+static int srpt_get_desc(struct srpt_send_ioctx *ioctx, u32 idx,
+			 struct srpt_desc *d)
+{
+	if (ioctx->ext_ready)
+		return srp_desc_get(ioctx->ext_table, ioctx->ci.table_len, idx,
+				    &d->va, &d->rkey, &d->len);
+	if (ioctx->ndesc) {
+		if (idx >= ioctx->ndesc)
+			return -EINVAL;
+		*d = ioctx->desc[idx];
+		return 0;
+	}
+	if (!ioctx->recv)
+		return -EINVAL;
+	return srp_cmd_desc(ioctx->recv->buf, &ioctx->ci, idx, &d->va,
+			    &d->rkey, &d->len);
+}
+
+static u32 srpt_desc_count(struct srpt_send_ioctx *ioctx)
+{
+	if (ioctx->ext_ready)
+		return ioctx->ci.table_ndesc;
+	return ioctx->ndesc ? ioctx->ndesc :
+	       ioctx->recv ? ioctx->ci.ndesc : 0;
+}
+
+/* The descriptor table must be fetched before the data can move. */
+static bool srpt_need_table(struct srpt_send_ioctx *ioctx)
+{
+	return ioctx->ci.table_external && !ioctx->ext_ready &&
+	       !ioctx->ext_failed;
+}
+
+/**
+ * srpt_free_rw_ctxs() - destroy a command's RDMA contexts
+ * @ioctx: the command's send context
+ *
+ * Unmaps the buffer (a data-out buffer becomes visible to the CPU).
+ */
+static void srpt_free_rw_ctxs(struct srpt_send_ioctx *ioctx)
+{
+	struct srpt_rdma_ch *ch = ioctx->ch;
+	u32 i;
+
+	for (i = 0; i < ioctx->n_rw_ctx; i++) {
+		struct srpt_rw_ctx *ctx = &ioctx->rw_ctxs[i];
+
+		rdma_rw_ctx_destroy(&ctx->rw, ch->qp, ch->port_num, ctx->sg,
+				    ctx->nents, ioctx->rw_dir);
+		if (ctx->sg_owned)
+			kfree(ctx->sg);
+	}
+	if (ioctx->rw_ctxs != &ioctx->s_rw_ctx)
+		kfree(ioctx->rw_ctxs);
+	ioctx->rw_ctxs = NULL;
+	ioctx->n_rw_ctx = 0;
+}
+
+/*
+ * Set up the RDMA READs (@dir DMA_FROM_DEVICE) or WRITEs (DMA_TO_DEVICE)
+ * that move the first @xfer bytes of the command's buffer to or from the
+ * initiator's descriptors, in order: one rdma_rw context per descriptor
+ * over its window of cmd->sg. Process context. Returns the number of send
+ * queue entries the contexts need, or a negative errno.
+ */
+static int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *ioctx, u32 xfer,
+			      enum dma_data_direction dir)
+{
+	struct srpt_rdma_ch *ch = ioctx->ch;
+	struct scst_cmd *cmd = ioctx->cmd;
+	u32 ndesc = srpt_desc_count(ioctx), needed = 0, left, off, i, k;
+	struct srpt_desc d;
+	int ret, n_wr = 0;
+
+	/* how many descriptors the transfer touches */
+	for (i = 0, left = xfer; i < ndesc && left; i++) {
+		if (srpt_get_desc(ioctx, i, &d))
+			return -EINVAL;
+		if (d.len) {
+			needed++;
+			left -= min(left, d.len);
+		}
+	}
+	if (left || !needed)
+		return -EINVAL;
+
+	if (needed == 1) {
+		ioctx->rw_ctxs = &ioctx->s_rw_ctx;
+	} else {
+		ioctx->rw_ctxs = kcalloc(needed, sizeof(*ioctx->rw_ctxs),
+					 GFP_KERNEL);
+		if (!ioctx->rw_ctxs)
+			return -ENOMEM;
+	}
+	ioctx->rw_dir = dir;
+	ioctx->n_rw_ctx = 0;
+
+	for (i = 0, k = 0, off = 0, left = xfer; k < needed; i++) {
+		struct srpt_rw_ctx *ctx = &ioctx->rw_ctxs[k];
+		u32 chunk;
+
+		srpt_get_desc(ioctx, i, &d);
+		chunk = min(left, d.len);
+		if (!chunk)
+			continue;
+		ret = srpt_sg_window(cmd->sg, cmd->sg_cnt, off, chunk, ctx);
+		if (ret)
+			goto unwind;
+		ret = rdma_rw_ctx_init(&ctx->rw, ch->qp, ch->port_num, ctx->sg,
+				       ctx->nents, 0, d.va, d.rkey, dir);
+		if (ret < 0) {
+			if (ctx->sg_owned)
+				kfree(ctx->sg);
+			goto unwind;
+		}
+		n_wr += ret;
+		ioctx->n_rw_ctx = ++k;
+		off += chunk;
+		left -= chunk;
+	}
+	return n_wr;
+
+unwind:
+	srpt_free_rw_ctxs(ioctx);
+	return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Posting                                                                */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Post the work requests of @ioctx while the channel is LIVE: for a
+ * command waiting for data-out its RDMA READs, otherwise its RDMA WRITEs
+ * (if any) chained before the SEND of its response.
+ */
+static int srpt_do_post(struct srpt_send_ioctx *ioctx)
+{
+	struct srpt_rdma_ch *ch = ioctx->ch;
+	bool read = ioctx->state == SRPT_IOCTX_NEED_DATA;
+	struct ib_send_wr *first = NULL;
+	int i, ret;
+
+	if (!read) {
+		ioctx->sge.addr = ioctx->dma;
+		ioctx->sge.length = ioctx->rsp_len;
+		ioctx->sge.lkey = ch->sdev->lkey;
+		ioctx->send_wr.next = NULL;
+		ioctx->send_wr.wr_cqe = &ioctx->send_cqe;
+		ioctx->send_wr.sg_list = &ioctx->sge;
+		ioctx->send_wr.num_sge = 1;
+		ioctx->send_wr.opcode = IB_WR_SEND;
+		ioctx->send_wr.send_flags = IB_SEND_SIGNALED;
+		first = &ioctx->send_wr;
+		ib_dma_sync_single_for_device(ch->sdev->device, ioctx->dma,
+					      ioctx->rsp_len, DMA_TO_DEVICE);
+	}
+	for (i = ioctx->n_rw_ctx - 1; i >= 0; i--)
+		first = rdma_rw_ctx_wrs(&ioctx->rw_ctxs[i].rw, ch->qp,
+					ch->port_num,
+					first ? NULL : &ioctx->rdma_cqe, first);
+
+	rcu_read_lock();
+	if (srpt_ch_state(ch) == SRPT_CH_LIVE)
+		ret = ib_post_send(ch->qp, first, NULL);
+	else
+		ret = -ENOTCONN;
+	rcu_read_unlock();
+	if (ret && ret != -ENOTCONN) {
+		pr_err_ratelimited("%s: posting a send failed (%d)\n", ch->name,
+				   ret);
+		srpt_ch_close_async(ch);
+	}
+	return ret;
+}
+
+/* A command whose work requests will not be posted: finish it. */
+static void srpt_ioctx_unsent(struct srpt_send_ioctx *ioctx)
+{
+	struct scst_cmd *cmd = ioctx->cmd;
+
+	switch (ioctx->state) {
+	case SRPT_IOCTX_NEED_DATA:
+		srpt_free_rw_ctxs(ioctx);
+		ioctx->state = SRPT_IOCTX_DATA_IN;
+		scst_rx_data(cmd, -ECONNABORTED, SCST_CONTEXT_ATOMIC);
+		break;
+	case SRPT_IOCTX_RSP_SENT:
+		srpt_free_rw_ctxs(ioctx);
+		srpt_put_recv(ioctx);
+		srpt_put_send_ioctx(ioctx);
+		scst_tgt_cmd_done(cmd, SCST_CONTEXT_ATOMIC);
+		break;
+	default:
+		srpt_put_send_ioctx(ioctx);
+		break;
+	}
+}
+
+/*
+ * Post or queue the work requests of @ioctx (@ioctx->n_wr entries). A
+ * failure to post finishes the command at once.
+ */
+static void srpt_post(struct srpt_send_ioctx *ioctx)
+{
+	struct srpt_rdma_ch *ch = ioctx->ch;
+	unsigned long flags;
+	bool queued = false;
+
+	if (atomic_sub_return(ioctx->n_wr, &ch->sq_wr_avail) < 0) {
+		atomic_add(ioctx->n_wr, &ch->sq_wr_avail);
+		spin_lock_irqsave(&ch->lock, flags);
+		if (ch->state == SRPT_CH_LIVE) {
+			list_add_tail(&ioctx->wait_entry, &ch->sq_wait);
+			queued = true;
+		}
+		spin_unlock_irqrestore(&ch->lock, flags);
+		if (queued) {
+			pr_debug("%s: send queue full; tag 0x%llx waits\n",
+				 ch->name, ioctx->tag);
+			/* room may have come meanwhile */
+			srpt_process_sq_wait(ch);
+			return;
+		}
+		srpt_ioctx_unsent(ioctx);
+		return;
+	}
+	if (srpt_do_post(ioctx)) {
+		atomic_add(ioctx->n_wr, &ch->sq_wr_avail);
+		srpt_ioctx_unsent(ioctx);
+	}
+}
+
+/**
+ * srpt_process_sq_wait() - post what waits for send queue room
+ * @ch: the channel
+ *
+ * Any context; called after completions returned send queue entries.
+ */
+void srpt_process_sq_wait(struct srpt_rdma_ch *ch)
+{
+	struct srpt_send_ioctx *ioctx;
+	unsigned long flags;
+
+	if (list_empty_careful(&ch->sq_wait))
+		return;
+	for (;;) {
+		spin_lock_irqsave(&ch->lock, flags);
+		ioctx = list_first_entry_or_null(&ch->sq_wait,
+						 struct srpt_send_ioctx,
+						 wait_entry);
+		if (ioctx && atomic_sub_return(ioctx->n_wr,
+					       &ch->sq_wr_avail) < 0) {
+			atomic_add(ioctx->n_wr, &ch->sq_wr_avail);
+			ioctx = NULL;
+		}
+		if (ioctx)
+			list_del_init(&ioctx->wait_entry);
+		spin_unlock_irqrestore(&ch->lock, flags);
+		if (!ioctx)
+			return;
+		if (srpt_do_post(ioctx)) {
+			atomic_add(ioctx->n_wr, &ch->sq_wr_avail);
+			srpt_ioctx_unsent(ioctx);
+		}
+	}
+}
+
+/**
+ * srpt_post_send_iu() - send an IU built in a send context's buffer
+ * @ioctx: the context, in state MGMT_RSP_SENT or LOCAL_RSP_SENT
+ * @len: length of the IU
+ *
+ * The context returns to the free list when the SEND completes, or at
+ * once if it cannot be posted.
+ *
+ * Return: 0 (posted or queued) or -ENOTCONN.
+ */
+int srpt_post_send_iu(struct srpt_send_ioctx *ioctx, u32 len)
+{
+	ioctx->rsp_len = len;
+	ioctx->n_rw_ctx = 0;
+	ioctx->n_wr = 1;
+	if (srpt_ch_state(ioctx->ch) != SRPT_CH_LIVE) {
+		srpt_put_send_ioctx(ioctx);
+		return -ENOTCONN;
+	}
+	srpt_post(ioctx);
+	return 0;
+}
+
+/**
+ * srpt_send_t_logout() - tell the initiator the target logs it out
+ * @ch: the channel
+ * @reason: SRP_IU_TLO_* (SRP r16a 6.6 table 23)
+ *
+ * Best effort: the channel is disconnected right after.
+ *
+ * Return: 0 if SRP_T_LOGOUT was posted.
+ */
+int srpt_send_t_logout(struct srpt_rdma_ch *ch, u32 reason)
+{
+	struct srpt_send_ioctx *ioctx;
+	int len;
+
+	if (srpt_ch_state(ch) != SRPT_CH_LIVE)
+		return -ENOTCONN;
+	ioctx = srpt_get_send_ioctx(ch);
+	if (!ioctx)
+		return -ENOMEM;
+	len = srp_build_t_logout(ioctx->buf, ch->max_rsp_len, 0, reason, 0);
+	if (len < 0) {
+		srpt_put_send_ioctx(ioctx);
+		return len;
+	}
+	ioctx->state = SRPT_IOCTX_LOCAL_RSP_SENT;
+	return srpt_post_send_iu(ioctx, len);
+}
+
+/*
+ * Answer a request ourselves, without the core: CHECK CONDITION with
+ * @sense_code for a malformed SRP_CMD, BUSY without memory for it.
+ */
+static void srpt_send_local_rsp(struct srpt_send_ioctx *ioctx, u8 status,
+				u32 sense_code)
+{
+	struct srpt_rdma_ch *ch = ioctx->ch;
+	u8 sense[SCST_SENSE_FIXED_LEN];
+	s64 resid = ioctx->data_len;
+	int sense_len = 0, len;
+
+	if (sense_code)
+		sense_len = scst_build_sense_code(sense, sizeof(sense), false,
+						  sense_code);
+	len = srp_build_rsp(ioctx->buf, ch->max_rsp_len, ioctx->tag,
+			    srpt_take_credits(ch), status, sense,
+			    max(sense_len, 0),
+			    ioctx->dir == SRP_IU_DIR_READ ? resid : 0,
+			    ioctx->dir == SRP_IU_DIR_WRITE ? resid : 0,
+			    SRP_IU_NO_RSP_DATA);
+	if (len < 0) {
+		srpt_put_send_ioctx(ioctx);
+		return;
+	}
+	((u8 *)ioctx->buf)[1] |= srp_rsp_solnt(ioctx->sol_not, false);
+	ioctx->state = SRPT_IOCTX_LOCAL_RSP_SENT;
+	srpt_post_send_iu(ioctx, len);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Receiving                                                              */
+/* ---------------------------------------------------------------------- */
+
+static enum scst_queue_type srpt_queue_type(u8 task_attr)
+{
+	switch (task_attr) {
+	case SRP_IU_TASK_HEAD_OF_QUEUE:
+		return SCST_CMD_QUEUE_HEAD_OF_QUEUE;
+	case SRP_IU_TASK_ORDERED:
+		return SCST_CMD_QUEUE_ORDERED;
+	case SRP_IU_TASK_ACA:
+		return SCST_CMD_QUEUE_ACA;
+	case SRP_IU_TASK_SIMPLE:
+	default:
+		return SCST_CMD_QUEUE_SIMPLE;
+	}
+}
+
+static enum scst_data_direction srpt_scst_dir(u8 dir)
+{
+	switch (dir) {
+	case SRP_IU_DIR_WRITE:
+		return SCST_DATA_WRITE;
+	case SRP_IU_DIR_READ:
+		return SCST_DATA_READ;
+	default:
+		return SCST_DATA_NONE;
+	}
+}
+
+/* SRP_CMD: check it and hand it to the core. */
+static void srpt_handle_cmd(struct srpt_rdma_ch *ch,
+			    struct srpt_recv_ioctx *recv,
+			    struct srpt_send_ioctx *ioctx)
+{
+	u32 byte_len = recv->byte_len;
+	struct srp_cmd_info ci;
+	struct srp_cmd_err err;
+	struct scst_cmd *cmd;
+	u32 i;
+
+	if (srp_parse_cmd(recv->buf, byte_len, ch->imm_data_offset, &ci,
+			  &err)) {
+		/* an SRQ buffer may be reused at once: nothing of it after */
+		srpt_repost_recv(recv);
+		if (!err.sense_code) {
+			/* not even a TAG to answer to */
+			pr_err_ratelimited("%s: SRP_CMD of %u bytes dropped; closing the channel\n",
+					   ch->name, byte_len);
+			srpt_put_send_ioctx(ioctx);
+			srpt_ch_close_async(ch);
+			return;
+		}
+		pr_warn_ratelimited("%s: SRP_CMD tag 0x%llx refused: %s (byte %u)\n",
+				    ch->name, ci.tag,
+				    srp_cmd_err_str(err.reason), err.offset);
+		ioctx->tag = ci.tag;
+		ioctx->sol_not = ci.sol_not;
+		srpt_send_local_rsp(ioctx, SCST_STATUS_CHECK_CONDITION,
+				    err.sense_code);
+		return;
+	}
+	ioctx->tag = ci.tag;
+	ioctx->sol_not = ci.sol_not;
+	ioctx->dir = ci.dir;
+	ioctx->data_len = ci.data_len;
+
+	if (ci.table_external && ci.table_len > SRPT_MAX_EXT_TABLE) {
+		pr_warn_ratelimited("%s: SRP_CMD tag 0x%llx: descriptor table of %u bytes refused (at most %u)\n",
+				    ch->name, ci.tag, ci.table_len,
+				    SRPT_MAX_EXT_TABLE);
+		srpt_repost_recv(recv);
+		srpt_send_local_rsp(ioctx, SCST_STATUS_CHECK_CONDITION,
+				    SRP_IU_SENSE_INVALID_IU);
+		return;
+	}
+
+	cmd = scst_rx_cmd(ch->sess, ci.lun, sizeof(ci.lun), ci.cdb, ci.cdb_len,
+			  GFP_ATOMIC);
+	if (!cmd) {
+		srpt_repost_recv(recv);
+		srpt_send_local_rsp(ioctx, SCST_STATUS_BUSY, 0);
+		return;
+	}
+	scst_cmd_set_tag(cmd, ci.tag);
+	scst_cmd_set_expected(cmd, srpt_scst_dir(ci.dir), ci.data_len);
+	scst_cmd_set_queue_type(cmd, srpt_queue_type(ci.task_attr));
+	cmd->tgt_priv = ioctx;
+	ioctx->cmd = cmd;
+	ioctx->state = SRPT_IOCTX_NEW;
+
+	ioctx->ci = ci;
+	if (ci.table_external) {
+		/* the whole table is fetched when the data moves */
+		ioctx->ci.cdb = NULL;
+		srpt_repost_recv(recv);
+	} else if (ci.imm || ci.ndesc > SRPT_INLINE_DESC) {
+		/* the IU holds what the command needs later */
+		ioctx->recv = recv;
+	} else {
+		for (i = 0; i < ci.ndesc; i++) {
+			struct srpt_desc *d = &ioctx->desc[i];
+
+			srp_cmd_desc(recv->buf, &ci, i, &d->va, &d->rkey,
+				     &d->len);
+		}
+		ioctx->ndesc = ci.ndesc;
+		srpt_repost_recv(recv);
+	}
+	scst_cmd_init_done(cmd, SCST_CONTEXT_ATOMIC);
+}
+
+/*
+ * Process one IU. Return false when it must wait for a free send context;
+ * it is then still the caller's.
+ */
+static bool srpt_handle_iu(struct srpt_rdma_ch *ch,
+			   struct srpt_recv_ioctx *recv)
+{
+	u32 byte_len = recv->byte_len;
+	int opcode = srp_iu_opcode(recv->buf, byte_len);
+	struct srpt_send_ioctx *ioctx;
+
+	switch (opcode) {
+	case SRP_IU_CMD:
+	case SRP_IU_TSK_MGMT:
+		ioctx = srpt_get_send_ioctx(ch);
+		if (!ioctx)
+			return false;
+		atomic_dec(&ch->req_lim);
+		if (opcode == SRP_IU_CMD)
+			srpt_handle_cmd(ch, recv, ioctx);
+		else
+			srpt_handle_tsk_mgmt(ch, recv, ioctx);
+		return true;
+	case SRP_IU_I_LOGOUT:
+		/* SRP r16a 6.5: the initiator ends the channel */
+		pr_info("%s: SRP_I_LOGOUT\n", ch->name);
+		srpt_repost_recv(recv);
+		srpt_ch_close_async(ch);
+		return true;
+	case SRP_IU_CRED_RSP:
+	case SRP_IU_AER_RSP:
+		srpt_repost_recv(recv);
+		return true;
+	default:
+		/* SRP r16a 6.6: an IU a target does not accept */
+		pr_err_ratelimited("%s: unexpected IU type %d (%u bytes); logging the initiator out\n",
+				   ch->name, opcode, byte_len);
+		srpt_repost_recv(recv);
+		srpt_send_t_logout(ch, SRP_IU_TLO_INVALID_IU_TYPE);
+		srpt_ch_close_async(ch);
+		return true;
+	}
+}
+
+/**
+ * srpt_process_recv_wait() - process the IUs that waited
+ * @ch: the channel, LIVE
+ *
+ * In the channel's completion context only.
+ */
+void srpt_process_recv_wait(struct srpt_rdma_ch *ch)
+{
+	struct srpt_recv_ioctx *recv;
+
+	while (srpt_ch_state(ch) == SRPT_CH_LIVE) {
+		recv = list_first_entry_or_null(&ch->recv_wait,
+						struct srpt_recv_ioctx,
+						wait_entry);
+		if (!recv)
+			return;
+		list_del_init(&recv->wait_entry);
+		if (!srpt_handle_iu(ch, recv)) {
+			list_add(&recv->wait_entry, &ch->recv_wait);
+			return;
+		}
+	}
+}
+
+/**
+ * srpt_recv_done() - an IU arrived
+ * @cq: the CQ
+ * @wc: its work completion
+ *
+ * In the channel's completion context. IUs are processed in the order
+ * they arrived: one that finds others waiting waits behind them.
+ */
+void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srpt_rdma_ch *ch = wc->qp->qp_context;
+	struct srpt_recv_ioctx *recv = container_of(wc->wr_cqe,
+						    struct srpt_recv_ioctx,
+						    cqe);
+	enum srpt_ch_state state = srpt_ch_state(ch);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR ||
+		    state == SRPT_CH_LIVE) {
+			pr_info_ratelimited("%s: receive failed: %s (%d)\n",
+					    ch->name,
+					    ib_wc_status_msg(wc->status),
+					    wc->status);
+			srpt_ch_close_async(ch);
+		}
+		if (!recv->ch)
+			srpt_repost_recv(recv);
+		return;
+	}
+
+	recv->byte_len = wc->byte_len;
+	ib_dma_sync_single_for_cpu(ch->sdev->device, recv->dma,
+				   recv->byte_len, DMA_FROM_DEVICE);
+	if (unlikely(state == SRPT_CH_CONNECTING ||
+		     !list_empty(&ch->recv_wait))) {
+		list_add_tail(&recv->wait_entry, &ch->recv_wait);
+		return;
+	}
+	if (unlikely(state != SRPT_CH_LIVE)) {
+		srpt_repost_recv(recv);
+		return;
+	}
+	if (!srpt_handle_iu(ch, recv))
+		list_add_tail(&recv->wait_entry, &ch->recv_wait);
+}
+
+/**
+ * srpt_ch_flush_waiting() - account for what still waits on a drained
+ *	channel
+ * @ch: the channel, DRAINING, its QP drained
+ *
+ * Commands waiting for send queue room end: those waiting to fetch
+ * data-out fail (scst_rx_data() with an error), responses are dropped.
+ * IUs waiting to be processed are dropped (SRQ buffers are reposted).
+ */
+void srpt_ch_flush_waiting(struct srpt_rdma_ch *ch)
+{
+	struct srpt_send_ioctx *ioctx, *tmp;
+	struct srpt_recv_ioctx *recv, *rtmp;
+	unsigned long flags;
+	LIST_HEAD(sq_wait);
+
+	spin_lock_irqsave(&ch->lock, flags);
+	list_splice_init(&ch->sq_wait, &sq_wait);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	list_for_each_entry_safe(ioctx, tmp, &sq_wait, wait_entry) {
+		list_del_init(&ioctx->wait_entry);
+		srpt_ioctx_unsent(ioctx);
+	}
+
+	list_for_each_entry_safe(recv, rtmp, &ch->recv_wait, wait_entry) {
+		list_del_init(&recv->wait_entry);
+		if (!recv->ch)
+			srpt_repost_recv(recv);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Completions of what we sent                                            */
+/* ---------------------------------------------------------------------- */
+
+/* A failed completion of a LIVE channel ends it. */
+static void srpt_check_wc(struct srpt_rdma_ch *ch, struct ib_wc *wc,
+			  const char *what)
+{
+	if (likely(wc->status == IB_WC_SUCCESS))
+		return;
+	if (wc->status != IB_WC_WR_FLUSH_ERR ||
+	    srpt_ch_state(ch) == SRPT_CH_LIVE) {
+		pr_info_ratelimited("%s: %s failed: %s (%d)\n", ch->name, what,
+				    ib_wc_status_msg(wc->status), wc->status);
+		srpt_ch_close_async(ch);
+	}
+}
+
+/**
+ * srpt_send_done() - the SEND of a response completed
+ * @cq: the CQ
+ * @wc: its work completion; also flushed ones at teardown
+ *
+ * The RDMA WRITEs chained before it are complete too: the command is
+ * finished.
+ */
+void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srpt_send_ioctx *ioctx = container_of(wc->wr_cqe,
+						     struct srpt_send_ioctx,
+						     send_cqe);
+	struct srpt_rdma_ch *ch = ioctx->ch;
+	struct scst_cmd *cmd = ioctx->cmd;
+
+	atomic_add(ioctx->n_wr, &ch->sq_wr_avail);
+	ioctx->n_wr = 0;
+	srpt_check_wc(ch, wc, "sending a response");
+
+	if (ioctx->state == SRPT_IOCTX_RSP_SENT) {
+		srpt_free_rw_ctxs(ioctx);
+		srpt_put_send_ioctx(ioctx);
+		scst_tgt_cmd_done(cmd, SCST_CONTEXT_ATOMIC);
+	} else {
+		srpt_put_send_ioctx(ioctx);
+	}
+
+	srpt_process_sq_wait(ch);
+	if (unlikely(!list_empty(&ch->recv_wait)))
+		srpt_process_recv_wait(ch);
+}
+
+/**
+ * srpt_rdma_read_done() - the RDMA READs of a data-out buffer completed
+ * @cq: the CQ
+ * @wc: the completion of the last of them
+ */
+void srpt_rdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srpt_send_ioctx *ioctx = container_of(wc->wr_cqe,
+						     struct srpt_send_ioctx,
+						     rdma_cqe);
+	struct srpt_rdma_ch *ch = ioctx->ch;
+
+	atomic_add(ioctx->n_wr, &ch->sq_wr_avail);
+	ioctx->n_wr = 0;
+	srpt_check_wc(ch, wc, "RDMA READ");
+	/* unmapping makes the data visible to the CPU */
+	srpt_free_rw_ctxs(ioctx);
+	ioctx->state = SRPT_IOCTX_DATA_IN;
+	scst_rx_data(ioctx->cmd, wc->status == IB_WC_SUCCESS ? 0 : -EIO,
+		     SCST_CONTEXT_ATOMIC);
+	srpt_process_sq_wait(ch);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Target driver callbacks                                                */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * May we sleep here? rdma_rw_ctx_init() allocates with GFP_KERNEL, and the
+ * core may call ->xmit_response() in atomic context (a bio completion of
+ * vdisk_blockio); such calls continue in srpt_wq.
+ * NEEDS-CORE: a template flag, as SCST's xmit_response_atomic and
+ * rdy_to_xfer_atomic, by which a driver asks for process context; or
+ * scst.h stating that ->rdy_to_xfer() is always called in process context
+ * (it is, from scst_process_cmd()).
+ */
+static bool srpt_may_sleep(void)
+{
+	return preemptible();
+}
+
+static void srpt_defer(struct srpt_send_ioctx *ioctx, bool rdy)
+{
+	ioctx->work_rdy = rdy;
+	queue_work(srpt_wq, &ioctx->work);
+}
+
+/*
+ * SRP r16a 5.5.3: the IU holds only the first descriptors of an indirect
+ * table; RDMA READ the whole table from the initiator, then continue the
+ * data transfer (@rdy: ->rdy_to_xfer(), else ->xmit_response()) in process
+ * context from srpt_table_read_done(). Process context.
+ */
+static void srpt_fetch_table(struct srpt_send_ioctx *ioctx, bool rdy)
+{
+	struct srpt_rdma_ch *ch = ioctx->ch;
+	struct ib_device *dev = ch->sdev->device;
+	u32 len = ioctx->ci.table_len;
+	struct ib_sge sge;
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_cqe = &ioctx->table_cqe,
+			.sg_list = &sge,
+			.num_sge = 1,
+			.opcode = IB_WR_RDMA_READ,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+		.remote_addr = ioctx->ci.table_addr,
+		.rkey = ioctx->ci.table_rkey,
+	};
+	int ret = -ENOMEM;
+
+	ioctx->work_rdy = rdy;
+	ioctx->ext_table = kmalloc(len, GFP_KERNEL);
+	if (!ioctx->ext_table)
+		goto fail;
+	ioctx->ext_dma = ib_dma_map_single(dev, ioctx->ext_table, len,
+					   DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(dev, ioctx->ext_dma))
+		goto free;
+	sge.addr = ioctx->ext_dma;
+	sge.length = len;
+	sge.lkey = ch->sdev->lkey;
+
+	ret = -EAGAIN;
+	if (atomic_dec_return(&ch->sq_wr_avail) < 0)
+		goto unmap;
+	ioctx->state = SRPT_IOCTX_FETCH_TABLE;
+	rcu_read_lock();
+	ret = srpt_ch_state(ch) == SRPT_CH_LIVE ?
+	      ib_post_send(ch->qp, &wr.wr, NULL) : -ENOTCONN;
+	rcu_read_unlock();
+	if (!ret)
+		return;
+	atomic_inc(&ch->sq_wr_avail);
+unmap:
+	ib_dma_unmap_single(dev, ioctx->ext_dma, len, DMA_FROM_DEVICE);
+free:
+	kfree(ioctx->ext_table);
+	ioctx->ext_table = NULL;
+fail:
+	pr_warn_ratelimited("%s: tag 0x%llx: cannot fetch the descriptor table (%d)\n",
+			    ch->name, ioctx->tag, ret);
+	ioctx->ext_failed = true;
+	queue_work(srpt_wq, &ioctx->work);
+}
+
+/**
+ * srpt_table_read_done() - an indirect descriptor table arrived
+ * @cq: the CQ
+ * @wc: the completion of its RDMA READ
+ *
+ * Checks the table (srp_parse_ext_table()) and continues the command's
+ * data transfer in a worker: the RDMA contexts are set up in process
+ * context.
+ */
+void srpt_table_read_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srpt_send_ioctx *ioctx = container_of(wc->wr_cqe,
+						     struct srpt_send_ioctx,
+						     table_cqe);
+	struct srpt_rdma_ch *ch = ioctx->ch;
+	struct srp_cmd_err err;
+
+	atomic_inc(&ch->sq_wr_avail);
+	ib_dma_unmap_single(ch->sdev->device, ioctx->ext_dma,
+			    ioctx->ci.table_len, DMA_FROM_DEVICE);
+	srpt_check_wc(ch, wc, "reading a descriptor table");
+	if (wc->status == IB_WC_SUCCESS &&
+	    !srp_parse_ext_table(ioctx->ext_table, ioctx->ci.table_len,
+				 &ioctx->ci, &err)) {
+		ioctx->ext_ready = true;
+	} else {
+		if (wc->status == IB_WC_SUCCESS)
+			pr_warn_ratelimited("%s: tag 0x%llx: bad descriptor table: %s\n",
+					    ch->name, ioctx->tag,
+					    srp_cmd_err_str(err.reason));
+		ioctx->ext_failed = true;
+	}
+	ioctx->state = SRPT_IOCTX_NEW;
+	queue_work(srpt_wq, &ioctx->work);
+	srpt_process_sq_wait(ch);
+}
+
+/* Fetch the data-out buffer; process context. */
+static void srpt_do_rdy_to_xfer(struct srpt_send_ioctx *ioctx,
+				enum scst_exec_context ctx)
+{
+	struct srpt_rdma_ch *ch = ioctx->ch;
+	struct scst_cmd *cmd = ioctx->cmd;
+	int n_wr;
+
+	if (ioctx->recv && ioctx->ci.imm) {
+		/* SRP-2 immediate data: it is in the IU already */
+		u32 len = min(ioctx->ci.imm_len, cmd->bufflen);
+		u32 n = sg_copy_from_buffer(cmd->sg, cmd->sg_cnt,
+					    ioctx->recv->buf +
+					    ioctx->ci.imm_offset, len);
+
+		srpt_put_recv(ioctx);
+		ioctx->state = SRPT_IOCTX_DATA_IN;
+		scst_rx_data(cmd, n == len ? 0 : -EIO, ctx);
+		return;
+	}
+
+	if (srpt_need_table(ioctx)) {
+		srpt_fetch_table(ioctx, true);
+		return;
+	}
+	/*
+	 * NEEDS-CORE: scst_rx_data() with a sense code: a descriptor table
+	 * we cannot use should end with INVALID FIELD IN COMMAND INFORMATION
+	 * UNIT, not DATA PHASE ERROR.
+	 */
+	n_wr = ioctx->ext_failed ? -EIO :
+	       srpt_alloc_rw_ctxs(ioctx, cmd->bufflen, DMA_FROM_DEVICE);
+	srpt_put_recv(ioctx);
+	if (n_wr < 0) {
+		pr_warn_ratelimited("%s: tag 0x%llx: cannot map %u bytes of data-out (%d)\n",
+				    ch->name, ioctx->tag, cmd->bufflen, n_wr);
+		ioctx->state = SRPT_IOCTX_DATA_IN;
+		scst_rx_data(cmd, n_wr, ctx);
+		return;
+	}
+	ioctx->n_wr = n_wr;
+	ioctx->state = SRPT_IOCTX_NEED_DATA;
+	srpt_post(ioctx);
+}
+
+/**
+ * srpt_rdy_to_xfer() - ->rdy_to_xfer(): fetch a command's data-out buffer
+ * @cmd: the command; cmd->sg holds cmd->bufflen bytes, at most the
+ *	length the descriptors describe
+ *
+ * Return: 0.
+ */
+int srpt_rdy_to_xfer(struct scst_cmd *cmd)
+{
+	struct srpt_send_ioctx *ioctx = cmd->tgt_priv;
+
+	if (unlikely(srpt_ch_state(ioctx->ch) != SRPT_CH_LIVE ||
+		     scst_cmd_aborted(cmd))) {
+		srpt_put_recv(ioctx);
+		ioctx->state = SRPT_IOCTX_DATA_IN;
+		scst_rx_data(cmd, -ECONNABORTED, SCST_CONTEXT_ATOMIC);
+		return 0;
+	}
+	if (!srpt_may_sleep()) {
+		srpt_defer(ioctx, true);
+		return 0;
+	}
+	srpt_do_rdy_to_xfer(ioctx, SCST_CONTEXT_DIRECT);
+	return 0;
+}
+
+/*
+ * A command ends without a response: aborted (the initiator gets its
+ * credit back with the next response) or its channel is gone.
+ */
+static void srpt_cmd_drop(struct srpt_send_ioctx *ioctx, bool credit)
+{
+	struct srpt_rdma_ch *ch = ioctx->ch;
+	struct scst_cmd *cmd = ioctx->cmd;
+
+	srpt_free_rw_ctxs(ioctx);
+	srpt_put_recv(ioctx);
+	if (credit)
+		atomic_inc(&ch->req_lim_delta);
+	srpt_put_send_ioctx(ioctx);
+	scst_tgt_cmd_done(cmd, SCST_CONTEXT_ATOMIC);
+}
+
+/* Bytes of data-in to send. */
+static u32 srpt_data_in_len(struct srpt_send_ioctx *ioctx)
+{
+	struct scst_cmd *cmd = ioctx->cmd;
+
+	if (ioctx->dir != SRP_IU_DIR_READ ||
+	    cmd->data_direction != SCST_DATA_READ ||
+	    cmd->status != SCST_STATUS_GOOD || !cmd->sg)
+		return 0;
+	return min3(cmd->resp_len, ioctx->data_len, cmd->bufflen);
+}
+
+/* Send data-in and SRP_RSP; process context if there is data-in. */
+static void srpt_do_xmit(struct srpt_send_ioctx *ioctx)
+{
+	struct srpt_rdma_ch *ch = ioctx->ch;
+	struct scst_cmd *cmd = ioctx->cmd;
+	u32 xfer = srpt_data_in_len(ioctx);
+	u8 bad_table_sense[SCST_SENSE_FIXED_LEN];
+	const u8 *sense = cmd->sense;
+	u32 sense_len = cmd->sense_len;
+	u8 status = cmd->status;
+	s64 resid_in = 0, resid_out = 0, resid;
+	int n_wr = 0, len;
+
+	if (xfer && srpt_need_table(ioctx)) {
+		srpt_fetch_table(ioctx, false);
+		return;
+	}
+	resid = scst_cmd_resid(cmd);
+	if (xfer && ioctx->ext_failed) {
+		/* SRP r16a 5.5.3: a table we could not read or use */
+		xfer = 0;
+		status = SCST_STATUS_CHECK_CONDITION;
+		sense_len = scst_build_sense_code(bad_table_sense,
+						  sizeof(bad_table_sense),
+						  false,
+						  SRP_IU_SENSE_INVALID_IU);
+		sense = bad_table_sense;
+		resid = ioctx->data_len;
+	}
+	if (xfer) {
+		n_wr = srpt_alloc_rw_ctxs(ioctx, xfer, DMA_TO_DEVICE);
+		if (n_wr < 0) {
+			pr_warn_ratelimited("%s: tag 0x%llx: cannot map %u bytes of data-in (%d)\n",
+					    ch->name, ioctx->tag, xfer, n_wr);
+			n_wr = 0;
+			status = SCST_STATUS_BUSY;
+			sense = NULL;
+			sense_len = 0;
+			resid = ioctx->data_len;
+		}
+	}
+	/* the descriptors are in our hands now: the IU buffer is free */
+	srpt_put_recv(ioctx);
+
+	if (ioctx->dir == SRP_IU_DIR_READ ||
+	    (ioctx->dir == SRP_IU_DIR_NONE &&
+	     cmd->data_direction == SCST_DATA_READ))
+		resid_in = resid;
+	else
+		resid_out = resid;
+
+	len = srp_build_rsp(ioctx->buf, ch->max_rsp_len, ioctx->tag,
+			    srpt_take_credits(ch), status, sense, sense_len,
+			    resid_in, resid_out, SRP_IU_NO_RSP_DATA);
+	if (WARN_ON_ONCE(len < 0)) {
+		srpt_cmd_drop(ioctx, true);
+		return;
+	}
+	((u8 *)ioctx->buf)[1] |= srp_rsp_solnt(ioctx->sol_not,
+					       status == SCST_STATUS_GOOD);
+	ioctx->rsp_len = len;
+	ioctx->n_wr = n_wr + 1;
+	ioctx->state = SRPT_IOCTX_RSP_SENT;
+	srpt_post(ioctx);
+}
+
+/**
+ * srpt_xmit_response() - ->xmit_response(): send data-in and the status
+ * @cmd: the command
+ *
+ * Any context: with data-in to map it continues in a worker unless it may
+ * sleep here.
+ *
+ * Return: 0.
+ */
+int srpt_xmit_response(struct scst_cmd *cmd)
+{
+	struct srpt_send_ioctx *ioctx = cmd->tgt_priv;
+
+	if (unlikely(scst_cmd_aborted(cmd))) {
+		srpt_cmd_drop(ioctx, true);
+		return 0;
+	}
+	if (unlikely(srpt_ch_state(ioctx->ch) != SRPT_CH_LIVE)) {
+		srpt_cmd_drop(ioctx, false);
+		return 0;
+	}
+	if (srpt_data_in_len(ioctx) && !srpt_may_sleep()) {
+		srpt_defer(ioctx, false);
+		return 0;
+	}
+	srpt_do_xmit(ioctx);
+	return 0;
+}
+
+/* ->rdy_to_xfer() or ->xmit_response() continued in process context. */
+static void srpt_ioctx_work(struct work_struct *work)
+{
+	struct srpt_send_ioctx *ioctx = container_of(work,
+						     struct srpt_send_ioctx,
+						     work);
+
+	if (ioctx->work_rdy) {
+		srpt_do_rdy_to_xfer(ioctx, SCST_CONTEXT_DIRECT);
+		return;
+	}
+	if (unlikely(srpt_ch_state(ioctx->ch) != SRPT_CH_LIVE)) {
+		srpt_cmd_drop(ioctx, false);
+		return;
+	}
+	srpt_do_xmit(ioctx);
+}

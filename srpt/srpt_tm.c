@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * srpt_tm.c - SRP task management (SRP r16a 6.7, 6.9): SRP_TSK_MGMT goes
+ * to the core as a task management function; its outcome comes back in
+ * an SRP_RSP with four bytes of response data (RSP_CODE, table 33).
+ *
+ * The core completes a TMF only after every command it affects has been
+ * through ->xmit_response() (which drops them and counts their credits),
+ * so the TMF's SRP_RSP returns those credits to the initiator.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+
+#include "ib_srpt.h"
+
+/* An IU holds its TAG in bytes 8-15 (SRP r16a 5.1). */
+#define SRPT_IU_TAG_END		16
+
+/* Send the SRP_RSP of a task management request. */
+static void srpt_tm_rsp(struct srpt_send_ioctx *ioctx, u8 rsp_code)
+{
+	struct srpt_rdma_ch *ch = ioctx->ch;
+	s32 delta = 1 + atomic_xchg(&ch->req_lim_delta, 0);
+	int len;
+
+	atomic_add(delta, &ch->req_lim);
+	len = srp_build_rsp(ioctx->buf, ch->max_rsp_len, ioctx->tag, delta,
+			    SCST_STATUS_GOOD, NULL, 0, 0, 0, rsp_code);
+	if (WARN_ON_ONCE(len < 0)) {
+		srpt_put_send_ioctx(ioctx);
+		return;
+	}
+	((u8 *)ioctx->buf)[1] |=
+		srp_rsp_solnt(ioctx->sol_not,
+			      rsp_code == SRP_IU_RSP_CODE_COMPLETE);
+	ioctx->state = SRPT_IOCTX_MGMT_RSP_SENT;
+	srpt_post_send_iu(ioctx, len);
+}
+
+static bool srpt_tmf_from_srp(u8 func, enum scst_tmf *fn)
+{
+	switch (func) {
+	case SRP_IU_TMF_ABORT_TASK:
+		*fn = SCST_ABORT_TASK;
+		return true;
+	case SRP_IU_TMF_ABORT_TASK_SET:
+		*fn = SCST_ABORT_TASK_SET;
+		return true;
+	case SRP_IU_TMF_CLEAR_TASK_SET:
+		*fn = SCST_CLEAR_TASK_SET;
+		return true;
+	case SRP_IU_TMF_LUN_RESET:
+		*fn = SCST_LUN_RESET;
+		return true;
+	case SRP_IU_TMF_CLEAR_ACA:
+		*fn = SCST_CLEAR_ACA;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* SAM-5 7.11 service responses as SRP RSP_CODEs (SRP r16a table 33). */
+static u8 srpt_tm_rsp_code(enum scst_tmf_response status)
+{
+	switch (status) {
+	case SCST_MGMT_STATUS_SUCCESS:
+	/* SAM-5 7.2: aborting a task that does not exist completes */
+	case SCST_MGMT_STATUS_TASK_NOT_EXIST:
+		return SRP_IU_RSP_CODE_COMPLETE;
+	case SCST_MGMT_STATUS_FN_NOT_SUPPORTED:
+	case SCST_MGMT_STATUS_REJECTED:
+		return SRP_IU_RSP_CODE_NOT_SUPPORTED;
+	case SCST_MGMT_STATUS_LUN_NOT_EXIST:
+	case SCST_MGMT_STATUS_FAILED:
+	default:
+		return SRP_IU_RSP_CODE_FAILED;
+	}
+}
+
+/**
+ * srpt_handle_tsk_mgmt() - an SRP_TSK_MGMT arrived
+ * @ch: the channel
+ * @recv: its receive buffer; reposted here
+ * @ioctx: a send context for the request and its response
+ */
+void srpt_handle_tsk_mgmt(struct srpt_rdma_ch *ch,
+			  struct srpt_recv_ioctx *recv,
+			  struct srpt_send_ioctx *ioctx)
+{
+	u32 byte_len = recv->byte_len;
+	struct srp_tsk_mgmt_info tm;
+	struct scst_mgmt_cmd *mcmd;
+	enum scst_tmf fn;
+	u64 lun;
+	int ret;
+
+	ret = srp_parse_tsk_mgmt(recv->buf, byte_len, &tm);
+	/* an SRQ buffer may be reused at once: nothing of it from here on */
+	srpt_repost_recv(recv);
+	ioctx->tag = tm.tag;
+	ioctx->sol_not = tm.sol_not;
+	ioctx->state = SRPT_IOCTX_MGMT;
+
+	if (ret == -EINVAL) {
+		if (byte_len < SRPT_IU_TAG_END) {
+			pr_err_ratelimited("%s: SRP_TSK_MGMT of %u bytes dropped; closing the channel\n",
+					   ch->name, byte_len);
+			srpt_put_send_ioctx(ioctx);
+			srpt_ch_close_async(ch);
+			return;
+		}
+		pr_warn_ratelimited("%s: SRP_TSK_MGMT tag 0x%llx: truncated (%u bytes)\n",
+				    ch->name, tm.tag, byte_len);
+		srpt_tm_rsp(ioctx, SRP_IU_RSP_CODE_INVALID_FIELDS);
+		return;
+	}
+	if (ret || !srpt_tmf_from_srp(tm.tsk_mgmt_func, &fn)) {
+		pr_info_ratelimited("%s: task management function 0x%02x not supported\n",
+				    ch->name, tm.tsk_mgmt_func);
+		srpt_tm_rsp(ioctx, SRP_IU_RSP_CODE_NOT_SUPPORTED);
+		return;
+	}
+	/* a LUN we cannot decode addresses no logical unit */
+	if (scst_lun_decode(tm.lun, sizeof(tm.lun), &lun))
+		lun = U64_MAX;
+
+	pr_info("%s: task management function 0x%02x (LUN %lld, tag 0x%llx)\n",
+		ch->name, tm.tsk_mgmt_func, lun == U64_MAX ? -1LL : (s64)lun,
+		tm.task_tag);
+	mcmd = scst_rx_mgmt_fn(ch->sess, fn, lun, tm.task_tag, ioctx,
+			       GFP_ATOMIC);
+	if (!mcmd)
+		srpt_tm_rsp(ioctx, SRP_IU_RSP_CODE_FAILED);
+}
+
+/**
+ * srpt_tsk_mgmt_done() - ->task_mgmt_fn_done(): the core finished a TMF
+ * @mcmd: the TMF; its tgt_priv is the request's send context
+ */
+void srpt_tsk_mgmt_done(struct scst_mgmt_cmd *mcmd)
+{
+	struct srpt_send_ioctx *ioctx = mcmd->tgt_priv;
+
+	srpt_tm_rsp(ioctx, srpt_tm_rsp_code(mcmd->status));
+}
