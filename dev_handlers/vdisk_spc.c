@@ -204,6 +204,31 @@ static void vdisk_fill_inq_params(struct scst_cmd *cmd,
 	p->max_cw_len = VDISK_MAX_CW_BLOCKS;
 }
 
+/*
+ * Data-in of an emulated command is built in a page-size buffer, not on
+ * the stack: vdisk_emul_buf() gets one (BUSY without memory),
+ * vdisk_emul_done() sends what a builder put there (the allocation length
+ * cuts it, SPC-4 4.2.5.6) or the builder's error, and frees it.
+ */
+static u8 *vdisk_emul_buf(struct scst_cmd *cmd)
+{
+	u8 *buf = kzalloc(VDISK_EMUL_BUF_LEN, GFP_NOIO);
+
+	if (!buf)
+		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+	return buf;
+}
+
+static void vdisk_emul_done(struct scst_cmd *cmd, u8 *buf, int len,
+			    const struct scst_cdb_err *err)
+{
+	if (len < 0)
+		scst_set_cmd_error_from(cmd, err);
+	else
+		scst_copy_to_sg(cmd, buf, min_t(u32, len, VDISK_EMUL_BUF_LEN));
+	kfree(buf);
+}
+
 /* SPC-4 6.6 INQUIRY: standard data and VPD pages 00, 80, 83, 86, B0-B2 */
 static void vdisk_exec_inquiry(struct scst_cmd *cmd)
 {
@@ -212,19 +237,13 @@ static void vdisk_exec_inquiry(struct scst_cmd *cmd)
 	u8 *buf;
 	int len;
 
-	buf = kzalloc(VDISK_EMUL_BUF_LEN, GFP_NOIO);
-	if (!buf) {
-		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+	buf = vdisk_emul_buf(cmd);
+	if (!buf)
 		return;
-	}
 	vdisk_fill_inq_params(cmd, &p);
 	len = scst_build_inquiry(cmd->cdb, cmd->cdb_len, &p, buf,
 				 VDISK_EMUL_BUF_LEN, &err);
-	if (len < 0)
-		scst_set_cmd_error_from(cmd, &err);
-	else
-		scst_copy_to_sg(cmd, buf, min_t(u32, len, VDISK_EMUL_BUF_LEN));
-	kfree(buf);
+	vdisk_emul_done(cmd, buf, len, &err);
 }
 
 /* SBC-3 5.15, 5.16 READ CAPACITY(10) and (16) */
@@ -280,19 +299,13 @@ static void vdisk_exec_mode_sense(struct scst_cmd *cmd)
 	u8 *buf;
 	int len;
 
-	buf = kzalloc(VDISK_EMUL_BUF_LEN, GFP_NOIO);
-	if (!buf) {
-		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+	buf = vdisk_emul_buf(cmd);
+	if (!buf)
 		return;
-	}
 	vdisk_fill_mode_params(cmd, &mp);
 	len = scst_build_mode_sense(cmd->cdb, cmd->cdb_len, &mp, buf,
 				    VDISK_EMUL_BUF_LEN, &err);
-	if (len < 0)
-		scst_set_cmd_error_from(cmd, &err);
-	else
-		scst_copy_to_sg(cmd, buf, min_t(u32, len, VDISK_EMUL_BUF_LEN));
-	kfree(buf);
+	vdisk_emul_done(cmd, buf, len, &err);
 }
 
 /*
@@ -385,18 +398,12 @@ static void vdisk_exec_rsoc(struct scst_cmd *cmd)
 	u8 *buf;
 	int len;
 
-	buf = kzalloc(VDISK_EMUL_BUF_LEN, GFP_NOIO);
-	if (!buf) {
-		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+	buf = vdisk_emul_buf(cmd);
+	if (!buf)
 		return;
-	}
 	len = scst_build_rsoc(cmd->cdb, cmd->cdb_len, SCST_TYPE_DISK, buf,
 			      VDISK_EMUL_BUF_LEN, &err);
-	if (len < 0)
-		scst_set_cmd_error_from(cmd, &err);
-	else
-		scst_copy_to_sg(cmd, buf, min_t(u32, len, VDISK_EMUL_BUF_LEN));
-	kfree(buf);
+	vdisk_emul_done(cmd, buf, len, &err);
 }
 
 /* ---------------------------------------------------------------------- */
