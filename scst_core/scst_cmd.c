@@ -344,7 +344,13 @@ static int scst_check_expected(struct scst_cmd *cmd)
 	cmd->cdb_bufflen = cmd->bufflen;
 	switch (cmd->data_direction) {
 	case SCST_DATA_READ:
-		if (cmd->bufflen > cmd->expected_len)
+		/*
+		 * No data-in buffer from the initiator (it announced none, or
+		 * only data-out): send nothing rather than into the wrong one.
+		 */
+		if (cmd->expected_dir != SCST_DATA_READ)
+			cmd->bufflen = 0;
+		else if (cmd->bufflen > cmd->expected_len)
 			cmd->bufflen = cmd->expected_len;
 		return 0;
 	case SCST_DATA_WRITE:
