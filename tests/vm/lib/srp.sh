@@ -16,7 +16,8 @@ srp_remote_ports() {
 # srp_login ID_EXT IOC_GUID [OPTIONS]: log in to the target at
 # $SRP_DEST_IP:$SRP_PORT. OPTIONS are extra add_target options such as
 # "queue_size=128,max_cmd_per_lun=128". Sets SRP_HOST (SCSI host number)
-# and SRP_RPORT (remote port name).
+# and SRP_RPORT (remote port name). SRP_LOGIN_TRIES (default 1): attempts,
+# 0.2 s apart, before a refused login fails the test.
 srp_login() {
 	local id_ext=$1 ioc_guid=$2 opts=${3:-} before after p spec
 
@@ -27,8 +28,14 @@ srp_login() {
 	[ -n "$opts" ] && spec+=",$opts"
 	before=$(srp_remote_ports)
 	log "+ add_target $spec"
-	echo "$spec" > "$(srp_initiator_sysfs)/add_target" ||
-		fail "SRP login ($spec) rejected"
+	# ib_srp keeps a logged-out target on its list a moment after its
+	# SCSI host went, and refuses a new login to it meanwhile (EEXIST)
+	local try
+	for try in $(seq 1 "${SRP_LOGIN_TRIES:-1}"); do
+		echo "$spec" > "$(srp_initiator_sysfs)/add_target" 2>/dev/null && break
+		[ "$try" = "${SRP_LOGIN_TRIES:-1}" ] && fail "SRP login ($spec) rejected"
+		sleep 0.2
+	done
 	after=$(srp_remote_ports)
 	SRP_RPORT=
 	for p in $after; do
