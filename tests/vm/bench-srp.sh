@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# SRP benchmark: our scst_srpt + vdisk_blockio against LIO's ib_srpt +
+# iblock, both loaded in one boot and both logged in to by the Linux ib_srp
+# initiator over the same Soft-RoCE device, each on its own brd RAM disk
+# of the same size; the fio jobs alternate between the two. Prints one
+# "BENCH:" line per run; the host's scripts/bench turns them into a table.
+# Never asserts timings.
+#
+# Both targets listen for RDMA/CM: ours on 5555, LIO's on 5556. LIO's
+# ib_srpt listens for IB CM only on InfiniBand ports, so on rxe the two do
+# not compete for srpt_service_guid; ib_srp tells the two logins apart by
+# initiator_ext, since both targets announce the node GUID as id_ext.
+. /tests/lib/common.sh
+. /tests/lib/scst.sh
+. /tests/lib/rxe.sh
+. /tests/lib/srp.sh
+. /tests/lib/fio.sh
+. /tests/lib/srpt.sh
+. /tests/lib/lio.sh
+
+RUNS=${scst_bench_runs:-3}
+SECS=${scst_bench_secs:-10}
+
+run modprobe -a sd_mod sg
+run modprobe brd rd_nr=2 rd_size=262144
+rxe_setup_one
+guid=$(rxe_node_guid_hex rxe0)
+
+# LIO on /dev/ram1; its RDMA/CM sessions are named by the target's address
+SRP_PORT=5556
+lio_srpt_setup rxe0 /dev/ram1 "$RXE_TARGET_IP"
+srp_login "$guid" "$guid" "queue_size=128,max_cmd_per_lun=128,initiator_ext=1"
+lio_host=$SRP_HOST
+wait_lun "$lio_host" 0
+lio=$(lun_disk "$lio_host" 0)
+
+# ours on /dev/ram0
+SRP_PORT=5555
+srpt_load
+T=$(srpt_tgt rxe0)
+wait_for 10 "target of rxe0" test -d "$T"
+mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device bench filename=/dev/ram0"
+mgmt "$T/luns/mgmt" "add bench 0"
+run sh -c "echo 1 > '$T/enabled'"
+srp_login "$guid" "$guid" "queue_size=128,max_cmd_per_lun=128"
+ours_host=$SRP_HOST
+srpt_wait_lun 0
+ours=$(srpt_lun_disk 0)
+
+for d in "$ours" "$lio"; do
+	run ua_retry sg_turs "$d"
+	echo none > "/sys/block/${d#/dev/}/queue/scheduler"
+done
+grep -q 'Vendor identification: LIO-ORG' <<< "$(sg_inq "$lio")" ||
+	fail "$lio is not LIO's"
+grep -q 'Vendor identification: SCST_BIO' <<< "$(sg_inq "$ours")" ||
+	fail "$ours is not ours"
+log "ours: $ours (scst_srpt, host $ours_host), LIO: $lio (ib_srpt, host $lio_host)"
+
+for job in "randread bs=4k qd=32" "randwrite bs=4k qd=32" "randread bs=64k qd=8"; do
+	read -r rw bs qd <<< "$job"
+	for ((i = 1; i <= RUNS; i++)); do
+		for side in ours lio; do
+			disk=${!side}
+			fio_run "$side-$rw" --filename="$disk" --ioengine=libaio \
+				--direct=1 --rw="$rw" --"$bs" --iodepth="${qd#qd=}" \
+				--numjobs=1 --time_based --runtime="$SECS" \
+				--size=200M
+			echo "BENCH: job=$rw-${bs#bs=}-qd${qd#qd=} side=$side run=$i iops=$FIO_IOPS cpu_us_per_io=$FIO_CPU_US_PER_IO"
+		done
+	done
+done
+exit 0
