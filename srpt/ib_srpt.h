@@ -27,8 +27,9 @@
  * srpt_cm.c (RDMA/CM and IB CM, logins), srpt_ch.c (channel state machine,
  * queue pairs, completion processing and the per-target thread),
  * srpt_io.c (SRP_CMD data path), srpt_tm.c (task management), srpt_sysfs.c
- * (attributes); srp_iu.c and srp_dm.c hold the pure-logic IU parsers and
- * builders (srp_iu.h).
+ * (attributes), srpt_mad.c (the device management MAD agent of InfiniBand
+ * ports, for srp_daemon and ibsrpdm); srp_iu.c and srp_dm.c hold the
+ * pure-logic IU parsers and builders and the DM MAD answers (srp_iu.h).
  *
  * Locking:
  *   srpt_mutex      the target list, the binding of ports to targets, each
@@ -122,6 +123,7 @@ extern struct kmem_cache *srpt_req_cache, *srpt_rsp_cache;
 
 struct srpt_rdma_ch;
 struct srpt_tgt;
+struct ib_mad_agent;
 
 /**
  * struct srpt_recv_ioctx - a receive buffer for one IU
@@ -421,6 +423,9 @@ struct srpt_rdma_ch {
  * @link_layer: IB_LINK_LAYER_*
  * @refresh_work: re-reads the GID after a port event and (re)attaches the
  *	port to its target
+ * @mad_agent: the device management MAD agent of an InfiniBand port, set
+ *	while the port advertises IsDeviceManagementSupported (srpt_mad.c);
+ *	NULL on other ports
  */
 struct srpt_port {
 	struct srpt_device *sdev;
@@ -429,6 +434,7 @@ struct srpt_port {
 	struct srpt_tgt *tgt;
 	enum rdma_link_layer link_layer;
 	struct work_struct refresh_work;
+	struct ib_mad_agent *mad_agent;
 };
 
 /**
@@ -551,6 +557,10 @@ void srpt_handle_tsk_mgmt(struct srpt_rdma_ch *ch,
 			  struct srpt_recv_ioctx *recv,
 			  struct srpt_send_ioctx *ioctx);
 void srpt_tsk_mgmt_done(struct scst_mgmt_cmd *mcmd);
+
+/* srpt_mad.c */
+int srpt_mad_port_init(struct srpt_port *sport);
+void srpt_mad_port_exit(struct srpt_port *sport);
 
 /* srpt_sysfs.c */
 extern const struct attribute *srpt_tgt_attrs[];

@@ -3,12 +3,15 @@
  * InfiniBand device management (DM) MAD payloads that let SRP initiators
  * discover the target (InfiniBand Architecture Specification volume 1,
  * §16.3 "Device management"; SRP r16a annex B.7): ClassPortInfo,
- * IOUnitInfo, IOControllerProfile and ServiceEntries, and the checks of
- * the attribute modifiers of Get requests for them.
+ * IOUnitInfo, IOControllerProfile and ServiceEntries, the checks of the
+ * attribute modifiers of Get requests for them, and the answer to a whole
+ * request MAD.
  *
  * The builders write the MAD data area only, byte by byte as the tables of
- * §16.3.3 lay it out; the driver owns the MAD header (method, status, TID)
- * and sends the status that the checks return.
+ * §16.3.3 lay it out. srp_dm_decide() maps a request (method, attribute,
+ * modifier) to the builder and the MAD status to answer with, and
+ * srp_dm_answer_mad() writes the whole GetResp MAD; the driver
+ * (srpt_mad.c) only moves MADs between the MAD layer and these functions.
  */
 
 #include <scst_pure.h>
@@ -19,8 +22,6 @@
 #define CPI_OFF_CLASS_VERSION	1
 #define CPI_OFF_CAP_MASK2_RESP	4	/* CapabilityMask2:27, RespTimeValue:5 */
 #define CPI_RESP_TIME_MASK	0x1f
-#define DM_BASE_VERSION		1
-#define DM_CLASS_VERSION	1
 
 /* IBA §16.3.3.3: IOUnitInfo. */
 #define IOU_OFF_CHANGE_ID	0
@@ -67,8 +68,8 @@ int srp_dm_build_class_port_info(u8 *buf, size_t len, u8 resp_time_value)
 	if (!buf || len < SRP_DM_CLASS_PORT_INFO_LEN)
 		return -ENOSPC;
 	memset(buf, 0, SRP_DM_CLASS_PORT_INFO_LEN);
-	buf[CPI_OFF_BASE_VERSION] = DM_BASE_VERSION;
-	buf[CPI_OFF_CLASS_VERSION] = DM_CLASS_VERSION;
+	buf[CPI_OFF_BASE_VERSION] = SRP_DM_BASE_VERSION;
+	buf[CPI_OFF_CLASS_VERSION] = SRP_DM_CLASS_VERSION;
 	put_unaligned_be32(resp_time_value & CPI_RESP_TIME_MASK,
 			   buf + CPI_OFF_CAP_MASK2_RESP);
 	return SRP_DM_CLASS_PORT_INFO_LEN;
@@ -280,4 +281,185 @@ u16 srp_dm_check_svc_entries(u32 attr_mod, u8 max_controllers,
 	*lo = l;
 	*hi = h;
 	return SRP_DM_STATUS_OK;
+}
+
+/* The controller in @slot, which srp_dm_check_slot() found present. */
+static const struct srp_dm_ioc *
+srp_dm_iou_ioc(const struct srp_dm_iou *iou, u8 slot)
+{
+	return &iou->ioc[slot - 1];
+}
+
+/**
+ * srp_dm_decide() - how to answer a device management request
+ * @method: the request's Method (IBA §13.4.5; R bit clear)
+ * @attr_id: its AttributeID
+ * @attr_mod: its AttributeModifier
+ * @iou: the IO unit that answers
+ * @act: receives the payload to build and the MAD status to send
+ *
+ * IBA §16.3.3 table 279 and SRP r16a annex B.7: Get(ClassPortInfo),
+ * Get(IOUnitInfo), Get(IOControllerProfile) of a present slot and
+ * Get(ServiceEntries) of a valid range of a present slot are answered
+ * with their payload and status 0. A Get of a slot out of range, or of a
+ * range of entries the controller does not have, answers "invalid
+ * attribute field" (§13.4.7, status code 7), a Get of an empty slot
+ * "no IOC" (§16.3.1.1, class-specific status bit 8). A Get of any other
+ * attribute and a Set of any attribute (none of ours can be set) answer
+ * "method / attribute combination not supported" (code 3); any other
+ * method "method not supported" (code 2). The MAD layer hands the driver
+ * only the methods it registered (Get and Set), so the last never reaches
+ * the wire. Only Get answers carry a payload.
+ */
+void srp_dm_decide(u8 method, u16 attr_id, u32 attr_mod,
+		   const struct srp_dm_iou *iou, struct srp_dm_action *act)
+{
+	const struct srp_dm_ioc *ioc;
+	u8 slot;
+
+	memset(act, 0, sizeof(*act));
+	act->reply = SRP_DM_REPLY_NONE;
+	if (method == SRP_DM_METHOD_SET) {
+		act->status = SRP_DM_STATUS_UNSUP_METHOD_ATTR;
+		return;
+	}
+	if (method != SRP_DM_METHOD_GET) {
+		act->status = SRP_DM_STATUS_UNSUP_METHOD;
+		return;
+	}
+
+	switch (attr_id) {
+	case SRP_DM_ATTR_CLASS_PORT_INFO:
+		act->reply = SRP_DM_REPLY_CLASS_PORT_INFO;
+		break;
+	case SRP_DM_ATTR_IOU_INFO:
+		act->reply = SRP_DM_REPLY_IOU_INFO;
+		break;
+	case SRP_DM_ATTR_IOC_PROFILE:
+		act->status = srp_dm_check_ioc_profile(attr_mod,
+						       iou->max_controllers,
+						       iou->slot_state, &slot);
+		if (act->status != SRP_DM_STATUS_OK)
+			return;
+		act->reply = SRP_DM_REPLY_IOC_PROFILE;
+		act->slot = slot;
+		break;
+	case SRP_DM_ATTR_SVC_ENTRIES:
+		/* the slot first: its controller knows how many entries */
+		act->status = srp_dm_check_slot(attr_mod >> 16,
+						iou->max_controllers,
+						iou->slot_state);
+		if (act->status != SRP_DM_STATUS_OK)
+			return;
+		ioc = srp_dm_iou_ioc(iou, (u8)(attr_mod >> 16));
+		act->status =
+			srp_dm_check_svc_entries(attr_mod, iou->max_controllers,
+						 iou->slot_state,
+						 ioc->profile.num_svc_entries,
+						 &act->slot, &act->lo,
+						 &act->hi);
+		if (act->status != SRP_DM_STATUS_OK)
+			return;
+		act->reply = SRP_DM_REPLY_SVC_ENTRIES;
+		break;
+	default:
+		act->status = SRP_DM_STATUS_UNSUP_METHOD_ATTR;
+		break;
+	}
+}
+
+/* Build the payload @act names into the data area @buf. */
+static int srp_dm_build_reply(u8 *buf, size_t len,
+			      const struct srp_dm_iou *iou,
+			      const struct srp_dm_action *act)
+{
+	const struct srp_dm_ioc *ioc;
+
+	switch (act->reply) {
+	case SRP_DM_REPLY_NONE:
+		return 0;
+	case SRP_DM_REPLY_CLASS_PORT_INFO:
+		return srp_dm_build_class_port_info(buf, len,
+						    iou->resp_time_value);
+	case SRP_DM_REPLY_IOU_INFO:
+		return srp_dm_build_iou_info(buf, len, iou->change_id,
+					     iou->max_controllers, 0,
+					     iou->slot_state);
+	case SRP_DM_REPLY_IOC_PROFILE:
+		ioc = srp_dm_iou_ioc(iou, act->slot);
+		return srp_dm_build_ioc_profile(buf, len, &ioc->profile);
+	case SRP_DM_REPLY_SVC_ENTRIES:
+		ioc = srp_dm_iou_ioc(iou, act->slot);
+		return srp_dm_build_svc_entries(buf, len, ioc->svc_entries,
+						act->lo, act->hi);
+	}
+	return -EINVAL;
+}
+
+/**
+ * srp_dm_answer_mad() - answer a device management request MAD
+ * @req: the request MAD, as received
+ * @req_len: its length (at least the 24-byte common header)
+ * @rsp: receives the response MAD
+ * @rsp_len: its size, at least SRP_DM_MAD_LEN
+ * @iou: the IO unit that answers
+ *
+ * The response is a GetResp (IBA §13.4.5: Get and Set are both answered
+ * with GetResp) with the request's common header: BaseVersion, MgmtClass,
+ * ClassVersion, TransactionID, AttributeID and AttributeModifier as
+ * received; ClassSpecific and the reserved fields zero; the status of
+ * srp_dm_decide(), or "bad version" (§13.4.7, status code 1) for a
+ * request of another base or class version than 1. The 40 reserved bytes
+ * of the DM header and the data area past the payload are zero, whatever
+ * the request carried there.
+ *
+ * Return: SRP_DM_MAD_LEN when @rsp holds the response to send; -EINVAL
+ * for a request too short to answer, -ENOSPC if @rsp is too small,
+ * -EPROTO for a MAD that is no DM request (another class, or a response,
+ * which is never answered): @rsp is not written then. Another negative
+ * errno if @iou does not hold what it announces (the caller's bug;
+ * nothing to send).
+ */
+int srp_dm_answer_mad(const u8 *req, size_t req_len, u8 *rsp,
+		      size_t rsp_len, const struct srp_dm_iou *iou)
+{
+	struct srp_dm_action act;
+	u8 method;
+	int ret;
+
+	if (!req || req_len < SRP_DM_MAD_COMMON_HDR_LEN)
+		return -EINVAL;
+	if (!rsp || rsp_len < SRP_DM_MAD_LEN)
+		return -ENOSPC;
+	method = req[SRP_DM_MAD_OFF_METHOD];
+	if (req[SRP_DM_MAD_OFF_MGMT_CLASS] != SRP_DM_MGMT_CLASS ||
+	    (method & SRP_DM_METHOD_RESP))
+		return -EPROTO;
+
+	if (req[SRP_DM_MAD_OFF_BASE_VERSION] != SRP_DM_BASE_VERSION ||
+	    req[SRP_DM_MAD_OFF_CLASS_VERSION] != SRP_DM_CLASS_VERSION) {
+		memset(&act, 0, sizeof(act));
+		act.reply = SRP_DM_REPLY_NONE;
+		act.status = SRP_DM_STATUS_BAD_VERSION;
+	} else {
+		srp_dm_decide(method,
+			      get_unaligned_be16(req + SRP_DM_MAD_OFF_ATTR_ID),
+			      get_unaligned_be32(req + SRP_DM_MAD_OFF_ATTR_MOD),
+			      iou, &act);
+	}
+
+	memset(rsp, 0, SRP_DM_MAD_LEN);
+	ret = srp_dm_build_reply(rsp + SRP_DM_MAD_HDR_LEN,
+				 SRP_DM_MAD_LEN - SRP_DM_MAD_HDR_LEN, iou, &act);
+	if (ret < 0)
+		return ret;
+	rsp[SRP_DM_MAD_OFF_BASE_VERSION] = req[SRP_DM_MAD_OFF_BASE_VERSION];
+	rsp[SRP_DM_MAD_OFF_MGMT_CLASS] = SRP_DM_MGMT_CLASS;
+	rsp[SRP_DM_MAD_OFF_CLASS_VERSION] = req[SRP_DM_MAD_OFF_CLASS_VERSION];
+	rsp[SRP_DM_MAD_OFF_METHOD] = SRP_DM_METHOD_GET_RESP;
+	put_unaligned_be16(act.status, rsp + SRP_DM_MAD_OFF_STATUS);
+	memcpy(rsp + SRP_DM_MAD_OFF_TID, req + SRP_DM_MAD_OFF_TID, 8);
+	memcpy(rsp + SRP_DM_MAD_OFF_ATTR_ID, req + SRP_DM_MAD_OFF_ATTR_ID, 2);
+	memcpy(rsp + SRP_DM_MAD_OFF_ATTR_MOD, req + SRP_DM_MAD_OFF_ATTR_MOD, 4);
+	return SRP_DM_MAD_LEN;
 }

@@ -383,6 +383,34 @@ static inline u8 srp_rsp_solnt(u8 req_sol_not, bool success)
 /* Device management MADs, InfiniBand Architecture vol 1 §16.3 (srp_dm.c)  */
 /* ---------------------------------------------------------------------- */
 
+/*
+ * IBA §13.4.2, §13.4.3: the common MAD header at the start of every MAD,
+ * and the device management class that these MADs belong to. A DM MAD is
+ * the 24-byte common header, 40 reserved bytes and 192 bytes of data
+ * (§16.3.1, IB_MGMT_DEVICE_HDR and IB_MGMT_DEVICE_DATA).
+ */
+#define SRP_DM_MAD_LEN			256
+#define SRP_DM_MAD_COMMON_HDR_LEN	24
+#define SRP_DM_MAD_HDR_LEN		64	/* IB_MGMT_DEVICE_HDR */
+#define SRP_DM_MAD_OFF_BASE_VERSION	0
+#define SRP_DM_MAD_OFF_MGMT_CLASS	1
+#define SRP_DM_MAD_OFF_CLASS_VERSION	2
+#define SRP_DM_MAD_OFF_METHOD		3	/* R bit and Method */
+#define SRP_DM_MAD_OFF_STATUS		4
+#define SRP_DM_MAD_OFF_CLASS_SPECIFIC	6
+#define SRP_DM_MAD_OFF_TID		8
+#define SRP_DM_MAD_OFF_ATTR_ID		16
+#define SRP_DM_MAD_OFF_ATTR_MOD		20
+#define SRP_DM_MGMT_CLASS		0x06	/* IB_MGMT_CLASS_DEVICE_MGMT */
+#define SRP_DM_BASE_VERSION		1	/* IB_MGMT_BASE_VERSION */
+#define SRP_DM_CLASS_VERSION		1
+
+/* IBA §13.4.5, §16.3.2: the methods of the DM class. */
+#define SRP_DM_METHOD_GET		0x01
+#define SRP_DM_METHOD_SET		0x02
+#define SRP_DM_METHOD_GET_RESP		0x81
+#define SRP_DM_METHOD_RESP		0x80	/* the R bit */
+
 /* IBA §16.3.3 table 279: device management attribute IDs. */
 #define SRP_DM_ATTR_CLASS_PORT_INFO	0x0001
 #define SRP_DM_ATTR_IOU_INFO		0x0010
@@ -391,6 +419,7 @@ static inline u8 srp_rsp_solnt(u8 req_sol_not, bool success)
 
 /* IBA §13.4.7 (common MAD status bits) and §16.3.1.1: MAD status values. */
 #define SRP_DM_STATUS_OK		0x0000
+#define SRP_DM_STATUS_BAD_VERSION	0x0004
 #define SRP_DM_STATUS_UNSUP_METHOD	0x0008
 #define SRP_DM_STATUS_UNSUP_METHOD_ATTR	0x000c
 #define SRP_DM_STATUS_INVALID_FIELD	0x001c
@@ -480,6 +509,66 @@ struct srp_dm_svc_entry {
 	u64 id;
 };
 
+/**
+ * struct srp_dm_ioc - an IO controller as device management shows it
+ * @profile: its IOControllerProfile
+ * @svc_entries: its service entries, @profile.num_svc_entries of them
+ */
+struct srp_dm_ioc {
+	struct srp_dm_ioc_profile profile;
+	const struct srp_dm_svc_entry *svc_entries;
+};
+
+/**
+ * struct srp_dm_iou - an IO unit (one port of the target) as device
+ *	management shows it (IBA §16.3.3.3)
+ * @change_id: IOUnitInfo ChangeID
+ * @resp_time_value: ClassPortInfo RespTimeValue
+ * @max_controllers: IOUnitInfo MaxControllers: number of slots
+ * @slot_state: @max_controllers entries: SRP_DM_SLOT_* of slot 1, 2, ...
+ * @ioc: @max_controllers entries: the controller in slot 1, 2, ...; only
+ *	those of slots that are SRP_DM_SLOT_PRESENT are read
+ */
+struct srp_dm_iou {
+	u16 change_id;
+	u8 resp_time_value;
+	u8 max_controllers;
+	const u8 *slot_state;
+	const struct srp_dm_ioc *ioc;
+};
+
+/**
+ * enum srp_dm_reply - the payload that answers a DM request
+ * @SRP_DM_REPLY_NONE: none: the data area stays zero, the status says why
+ * @SRP_DM_REPLY_CLASS_PORT_INFO: srp_dm_build_class_port_info()
+ * @SRP_DM_REPLY_IOU_INFO: srp_dm_build_iou_info()
+ * @SRP_DM_REPLY_IOC_PROFILE: srp_dm_build_ioc_profile() of a slot
+ * @SRP_DM_REPLY_SVC_ENTRIES: srp_dm_build_svc_entries() of a slot
+ */
+enum srp_dm_reply {
+	SRP_DM_REPLY_NONE,
+	SRP_DM_REPLY_CLASS_PORT_INFO,
+	SRP_DM_REPLY_IOU_INFO,
+	SRP_DM_REPLY_IOC_PROFILE,
+	SRP_DM_REPLY_SVC_ENTRIES,
+};
+
+/**
+ * struct srp_dm_action - how to answer a DM request (srp_dm_decide())
+ * @reply: the payload to build, enum srp_dm_reply
+ * @status: the MAD status of the GetResp, SRP_DM_STATUS_*
+ * @slot: the controller slot (SRP_DM_REPLY_IOC_PROFILE, _SVC_ENTRIES)
+ * @lo: first service entry (SRP_DM_REPLY_SVC_ENTRIES)
+ * @hi: last service entry (SRP_DM_REPLY_SVC_ENTRIES)
+ */
+struct srp_dm_action {
+	u8 reply;
+	u16 status;
+	u8 slot;
+	u8 lo;
+	u8 hi;
+};
+
 int srp_dm_build_class_port_info(u8 *buf, size_t len, u8 resp_time_value);
 int srp_dm_build_iou_info(u8 *buf, size_t len, u16 change_id,
 			  u8 max_controllers, u8 op_rom,
@@ -495,5 +584,9 @@ u16 srp_dm_check_ioc_profile(u32 attr_mod, u8 max_controllers,
 u16 srp_dm_check_svc_entries(u32 attr_mod, u8 max_controllers,
 			     const u8 *slot_state, u8 num_svc_entries,
 			     u8 *slot, u8 *lo, u8 *hi);
+void srp_dm_decide(u8 method, u16 attr_id, u32 attr_mod,
+		   const struct srp_dm_iou *iou, struct srp_dm_action *act);
+int srp_dm_answer_mad(const u8 *req, size_t req_len, u8 *rsp,
+		      size_t rsp_len, const struct srp_dm_iou *iou);
 
 #endif /* __SRP_IU_H */

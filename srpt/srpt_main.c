@@ -413,6 +413,14 @@ static int srpt_add_one(struct ib_device *device)
 		pr_warn("%s: no IB CM listener (%d); RDMA/CM logins only\n",
 			dev_name(&device->dev), ret);
 
+	/*
+	 * DM MAD agents of the InfiniBand ports, for discovery: after the
+	 * IB CM listener, so that a discovered port accepts logins. A port
+	 * without one (logged) still serves initiators told its address.
+	 */
+	for (i = 0; i < sdev->port_cnt; i++)
+		srpt_mad_port_init(&sdev->ports[i]);
+
 	for (i = 0; i < sdev->port_cnt; i++)
 		srpt_port_refresh(&sdev->ports[i]);
 
@@ -430,6 +438,9 @@ static void srpt_remove_one(struct ib_device *device, void *client_data)
 	struct srpt_device *sdev = client_data;
 	u32 p;
 
+	/* no longer discoverable, then no longer logged in to */
+	for (p = 0; p < sdev->port_cnt; p++)
+		srpt_mad_port_exit(&sdev->ports[p]);
 	ib_unregister_event_handler(&sdev->event_handler);
 	for (p = 0; p < sdev->port_cnt; p++)
 		cancel_work_sync(&sdev->ports[p].refresh_work);
