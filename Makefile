@@ -18,8 +18,8 @@ KBUILD_OUT := $(CURDIR)/build/kmod/$(KREL)
 KSRC := Kbuild scst_core dev_handlers srpt
 TEST_KMOD_DIR := tests/vm/modules
 
-.PHONY: all modules usr test-modules unit check check-quick vm-test deps demo \
-	bench checkpatch install clean help
+.PHONY: all modules usr test-modules test-tools unit check check-quick vm-test \
+	deps demo bench checkpatch install clean help
 
 all: modules usr
 
@@ -32,6 +32,7 @@ help:
 	@echo "make check           unit tests and VM tests (the full suite)"
 	@echo "make check-quick     unit tests and one VM smoke test"
 	@echo "make unit            unit tests only"
+	@echo "make test-tools      userspace test tools for the VM (tests/tools: srp_hostile)"
 	@echo "make vm-test T=name [KERNEL=6.12]  one VM test (tests/vm/NAME.sh)"
 	@echo "make checkpatch      checkpatch.pl --strict on our sources"
 	@echo "make bench           benchmarks against LIO in the VM (ratios)"
@@ -45,6 +46,9 @@ modules:
 
 usr:
 	$(MAKE) -C usr
+
+test-tools:
+	$(MAKE) -C tests/tools
 
 test-modules:
 	@mkdir -p $(KBUILD_OUT)/test-modules
@@ -82,4 +86,5 @@ install: usr
 clean:
 	rm -rf build
 	$(MAKE) -C usr clean
+	$(MAKE) -C tests/tools clean
 	$(MAKE) -C tests/unit clean 2>/dev/null || true

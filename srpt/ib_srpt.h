@@ -186,7 +186,9 @@ struct srpt_rw_ctx {
  * @SRPT_IOCTX_MGMT: an SRP_TSK_MGMT handed to the core
  * @SRPT_IOCTX_MGMT_RSP_SENT: its SRP_RSP posted
  * @SRPT_IOCTX_LOCAL_RSP_SENT: an IU the driver built itself (an SRP_RSP
- *	to a refused request, SRP_T_LOGOUT) posted; no command behind it
+ *	to a refused request) posted; no command behind it
+ * @SRPT_IOCTX_LOGOUT_SENT: an SRP_T_LOGOUT posted; the channel is
+ *	disconnected once its SEND completes
  */
 enum srpt_ioctx_state {
 	SRPT_IOCTX_FREE,
@@ -198,6 +200,7 @@ enum srpt_ioctx_state {
 	SRPT_IOCTX_MGMT,
 	SRPT_IOCTX_MGMT_RSP_SENT,
 	SRPT_IOCTX_LOCAL_RSP_SENT,
+	SRPT_IOCTX_LOGOUT_SENT,
 };
 
 /**
@@ -363,7 +366,8 @@ struct srpt_thread {
  * @zw_cqe: completion of the zero-length RDMA WRITE that starts processing
  *	of @recv_wait when the channel goes LIVE
  * @cm_mutex: serializes accepting and disconnecting
- * @close_work: disconnects the channel in process context
+ * @close_work: disconnects the channel in process context; delayed while
+ *	an SRP_T_LOGOUT is on its way (srpt_send_t_logout())
  * @release_work: drains and releases the channel (DISCONNECTING ->
  *	DRAINING -> RELEASED)
  * @tgt_entry: on @tgt->ch_list (under srpt_mutex)
@@ -408,7 +412,7 @@ struct srpt_rdma_ch {
 	struct ib_cqe zw_cqe;
 	/* accepting vs. disconnecting the connection */
 	struct mutex cm_mutex;
-	struct work_struct close_work;
+	struct delayed_work close_work;
 	struct work_struct release_work;
 	struct list_head tgt_entry;
 	struct kref kref;
@@ -521,6 +525,7 @@ void srpt_ch_free_unused(struct srpt_rdma_ch *ch);
 void srpt_ch_establish(struct srpt_rdma_ch *ch);
 void srpt_ch_disconnect(struct srpt_rdma_ch *ch);
 void srpt_ch_close_async(struct srpt_rdma_ch *ch);
+void srpt_ch_close_after(struct srpt_rdma_ch *ch, unsigned long delay);
 void srpt_ch_start_release(struct srpt_rdma_ch *ch);
 void srpt_tgt_close_channels(struct srpt_tgt *tgt, bool t_logout);
 void srpt_tgt_wait_channels(struct srpt_tgt *tgt);
@@ -548,6 +553,7 @@ void srpt_put_recv(struct srpt_send_ioctx *ioctx);
 int srpt_post_send_iu(struct srpt_send_ioctx *ioctx, u32 len);
 void srpt_repost_recv(struct srpt_recv_ioctx *recv);
 int srpt_send_t_logout(struct srpt_rdma_ch *ch, u32 reason);
+void srpt_logout_and_close(struct srpt_rdma_ch *ch, u32 reason);
 int srpt_rdy_to_xfer(struct scst_cmd *cmd);
 int srpt_xmit_response(struct scst_cmd *cmd);
 void srpt_ioctx_init(struct srpt_send_ioctx *ioctx);

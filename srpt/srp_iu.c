@@ -144,7 +144,8 @@ int srp_iu_min_len(u8 opcode)
  * The IU is long enough for the fixed part of its type when this succeeds;
  * it may still be a type that a target never receives (SRP_RSP, ...): the
  * caller answers those, like unknown types, with SRP_T_LOGOUT reason
- * SRP_IU_TLO_INVALID_IU_TYPE (SRP r16a §6.6).
+ * SRP_IU_TLO_INVALID_IU_TYPE, and an IU too short for its type with
+ * SRP_IU_TLO_INVALID_IU_LEN (SRP r16a §6.6).
  *
  * Return: the IU type (SRP r16a §5.1), -EINVAL for an empty IU or one
  * shorter than its type's fixed part, -EOPNOTSUPP for an undefined type.

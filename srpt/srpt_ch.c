@@ -35,7 +35,6 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/kthread.h>
-#include <linux/delay.h>
 #include <rdma/ib_cache.h>
 
 #include "ib_srpt.h"
@@ -317,7 +316,7 @@ struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_tgt *tgt,
 	INIT_LIST_HEAD(&ch->recv_wait);
 	INIT_LIST_HEAD(&ch->tgt_entry);
 	mutex_init(&ch->cm_mutex);
-	INIT_WORK(&ch->close_work, srpt_ch_close_work);
+	INIT_DELAYED_WORK(&ch->close_work, srpt_ch_close_work);
 	INIT_WORK(&ch->release_work, srpt_ch_release_work);
 	kref_init(&ch->kref);
 
@@ -713,8 +712,8 @@ void srpt_ch_disconnect(struct srpt_rdma_ch *ch)
 
 static void srpt_ch_close_work(struct work_struct *work)
 {
-	srpt_ch_disconnect(container_of(work, struct srpt_rdma_ch,
-					close_work));
+	srpt_ch_disconnect(container_of(to_delayed_work(work),
+					struct srpt_rdma_ch, close_work));
 }
 
 /**
@@ -727,7 +726,23 @@ void srpt_ch_close_async(struct srpt_rdma_ch *ch)
 {
 	if (srpt_ch_state(ch) >= SRPT_CH_DISCONNECTING)
 		return;
-	queue_work(srpt_wq, &ch->close_work);
+	/* also brings a delayed close forward */
+	mod_delayed_work(srpt_wq, &ch->close_work, 0);
+}
+
+/**
+ * srpt_ch_close_after() - disconnect a channel after a delay at most
+ * @ch: the channel
+ * @delay: jiffies
+ *
+ * A close already queued keeps its earlier time; srpt_ch_close_async()
+ * brings this one forward.
+ */
+void srpt_ch_close_after(struct srpt_rdma_ch *ch, unsigned long delay)
+{
+	if (srpt_ch_state(ch) >= SRPT_CH_DISCONNECTING)
+		return;
+	queue_delayed_work(srpt_wq, &ch->close_work, delay);
 }
 
 /**
@@ -743,7 +758,7 @@ void srpt_ch_start_release(struct srpt_rdma_ch *ch)
 static void srpt_ch_release_resources(struct srpt_rdma_ch *ch)
 {
 	srpt_ch_advance(ch, SRPT_CH_RELEASED);
-	cancel_work_sync(&ch->close_work);
+	cancel_delayed_work_sync(&ch->close_work);
 
 	if (ch->using_rdma_cm) {
 		rdma_destroy_qp(ch->rdma_cm_id);
@@ -802,25 +817,21 @@ static void srpt_ch_release_work(struct work_struct *work)
  * @t_logout: tell the initiators first with SRP_T_LOGOUT (SRP r16a 6.6):
  *	the target is being disabled
  *
- * Called with srpt_mutex held; the channels are released in the
- * background (srpt_tgt_wait_channels() waits for them).
+ * Called with srpt_mutex held; the channels are disconnected (after their
+ * SRP_T_LOGOUT is delivered) and released in the background
+ * (srpt_tgt_wait_channels() waits for them).
  */
 void srpt_tgt_close_channels(struct srpt_tgt *tgt, bool t_logout)
 {
 	struct srpt_rdma_ch *ch;
-	unsigned int sent = 0;
 
 	lockdep_assert_held(&srpt_mutex);
-	if (t_logout) {
-		list_for_each_entry(ch, &tgt->ch_list, tgt_entry)
-			if (!srpt_send_t_logout(ch, SRP_IU_TLO_NO_REASON))
-				sent++;
-		/* give the SENDs a moment before the QPs go to error */
-		if (sent)
-			msleep(20);
+	list_for_each_entry(ch, &tgt->ch_list, tgt_entry) {
+		if (t_logout)
+			srpt_logout_and_close(ch, SRP_IU_TLO_NO_REASON);
+		else
+			srpt_ch_disconnect(ch);
 	}
-	list_for_each_entry(ch, &tgt->ch_list, tgt_entry)
-		srpt_ch_disconnect(ch);
 }
 
 static bool srpt_tgt_no_channels(struct srpt_tgt *tgt)

@@ -499,7 +499,8 @@ void srpt_process_sq_wait(struct srpt_rdma_ch *ch)
 
 /**
  * srpt_post_send_iu() - send an IU built in a send context's buffer
- * @ioctx: the context, in state MGMT_RSP_SENT or LOCAL_RSP_SENT
+ * @ioctx: the context, in state MGMT_RSP_SENT, LOCAL_RSP_SENT or
+ *	LOGOUT_SENT
  * @len: length of the IU
  *
  * The context returns to the free list when the SEND completes, or at
@@ -525,7 +526,9 @@ int srpt_post_send_iu(struct srpt_send_ioctx *ioctx, u32 len)
  * @ch: the channel
  * @reason: SRP_IU_TLO_* (SRP r16a 6.6 table 23)
  *
- * Best effort: the channel is disconnected right after.
+ * The channel is disconnected when the SEND completes: disconnecting
+ * earlier moves the QP to error and flushes the IU before the initiator
+ * sees it. The caller bounds the wait (srpt_ch_close_after()).
  *
  * Return: 0 if SRP_T_LOGOUT was posted.
  */
@@ -544,8 +547,31 @@ int srpt_send_t_logout(struct srpt_rdma_ch *ch, u32 reason)
 		srpt_put_send_ioctx(ioctx);
 		return len;
 	}
-	ioctx->state = SRPT_IOCTX_LOCAL_RSP_SENT;
+	ioctx->state = SRPT_IOCTX_LOGOUT_SENT;
 	return srpt_post_send_iu(ioctx, len);
+}
+
+/*
+ * How long a channel may wait for its SRP_T_LOGOUT to be delivered: an
+ * initiator that posts no receive buffer would hold it forever (our QPs
+ * retry RNR NAKs without limit).
+ */
+#define SRPT_T_LOGOUT_TIMEOUT	HZ
+
+/**
+ * srpt_logout_and_close() - log the initiator out and disconnect
+ * @ch: the channel
+ * @reason: SRP_IU_TLO_* (SRP r16a 6.6 table 23)
+ *
+ * Disconnects once SRP_T_LOGOUT is delivered, after SRPT_T_LOGOUT_TIMEOUT
+ * at the latest, or at once if it could not be posted.
+ */
+void srpt_logout_and_close(struct srpt_rdma_ch *ch, u32 reason)
+{
+	if (srpt_send_t_logout(ch, reason))
+		srpt_ch_close_async(ch);
+	else
+		srpt_ch_close_after(ch, SRPT_T_LOGOUT_TIMEOUT);
 }
 
 /*
@@ -701,6 +727,7 @@ static bool srpt_handle_iu(struct srpt_rdma_ch *ch,
 	u32 byte_len = recv->byte_len;
 	int opcode = srp_iu_opcode(recv->buf, byte_len);
 	struct srpt_send_ioctx *ioctx;
+	u32 reason;
 
 	switch (opcode) {
 	case SRP_IU_CMD:
@@ -725,12 +752,19 @@ static bool srpt_handle_iu(struct srpt_rdma_ch *ch,
 		srpt_repost_recv(recv);
 		return true;
 	default:
-		/* SRP r16a 6.6: an IU a target does not accept */
-		pr_err_ratelimited("%s: unexpected IU type %d (%u bytes); logging the initiator out\n",
-				   ch->name, opcode, byte_len);
+		/*
+		 * SRP r16a 6.6, SRP_T_LOGOUT reasons: an IU of a type a
+		 * target does not accept, or one too short for its type.
+		 */
+		reason = opcode == -EINVAL ? SRP_IU_TLO_INVALID_IU_LEN :
+					     SRP_IU_TLO_INVALID_IU_TYPE;
+		pr_err_ratelimited("%s: %s IU (type 0x%02x, %u bytes); logging the initiator out\n",
+				   ch->name,
+				   reason == SRP_IU_TLO_INVALID_IU_LEN ?
+				   "truncated" : "unexpected",
+				   byte_len ? ((u8 *)recv->buf)[0] : 0, byte_len);
 		srpt_repost_recv(recv);
-		srpt_send_t_logout(ch, SRP_IU_TLO_INVALID_IU_TYPE);
-		srpt_ch_close_async(ch);
+		srpt_logout_and_close(ch, reason);
 		return true;
 	}
 }
@@ -878,6 +912,10 @@ void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		srpt_free_rw_ctxs(ioctx);
 		srpt_put_send_ioctx(ioctx);
 		scst_tgt_cmd_done(cmd, SCST_CONTEXT_ATOMIC);
+	} else if (ioctx->state == SRPT_IOCTX_LOGOUT_SENT) {
+		/* SRP r16a 6.6: the initiator has it; now disconnect */
+		srpt_put_send_ioctx(ioctx);
+		srpt_ch_close_async(ch);
 	} else {
 		srpt_put_send_ioctx(ioctx);
 	}
@@ -1059,7 +1097,8 @@ static void srpt_do_rdy_to_xfer(struct srpt_send_ioctx *ioctx,
 	/*
 	 * NEEDS-CORE: scst_rx_data() with a sense code: a descriptor table
 	 * we cannot use should end with INVALID FIELD IN COMMAND INFORMATION
-	 * UNIT, not DATA PHASE ERROR.
+	 * UNIT, not DATA PHASE ERROR. Until then srpt_do_xmit() puts the
+	 * former in the SRP_RSP.
 	 */
 	n_wr = ioctx->ext_failed ? -EIO :
 	       srpt_alloc_rw_ctxs(ioctx, cmd->bufflen, DMA_FROM_DEVICE);
@@ -1149,8 +1188,13 @@ static void srpt_do_xmit(struct srpt_send_ioctx *ioctx)
 		return;
 	}
 	resid = scst_cmd_resid(cmd);
-	if (xfer && ioctx->ext_failed) {
-		/* SRP r16a 5.5.3: a table we could not read or use */
+	if (ioctx->ext_failed && (xfer || ioctx->dir == SRP_IU_DIR_WRITE)) {
+		/*
+		 * SRP r16a 5.5.3: a table we could not read or use. For
+		 * data-out the core saw only a failed transfer (DATA PHASE
+		 * ERROR, see srpt_do_rdy_to_xfer()): the initiator gets the
+		 * same answer as for data-in.
+		 */
 		xfer = 0;
 		status = SCST_STATUS_CHECK_CONDITION;
 		sense_len = scst_build_sense_code(bad_table_sense,

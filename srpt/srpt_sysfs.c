@@ -240,6 +240,7 @@ static const char *const srpt_ioctx_state_names[] = {
 	[SRPT_IOCTX_MGMT]		= "mgmt",
 	[SRPT_IOCTX_MGMT_RSP_SENT]	= "mgmt_rsp_sent",
 	[SRPT_IOCTX_LOCAL_RSP_SENT]	= "local_rsp_sent",
+	[SRPT_IOCTX_LOGOUT_SENT]	= "logout_sent",
 };
 
 static ssize_t srpt_ioctx_states_show(struct kobject *kobj,
