@@ -336,7 +336,7 @@ struct srpt_thread {
  * @qp: the queue pair
  * @cq: the completion queue of its sends and receives
  * @cq_size: number of CQ entries asked for
- * @cq_pooled: @cq comes from the device's shared CQ pool (softirq mode);
+ * @cq_pooled: @cq comes from the device's shared CQ pool (default mode);
  *	otherwise it is the channel's own, polled by @thread
  * @comp_vector: completion vector of @cq
  * @thread: the target's thread that polls @cq (thread mode), or NULL

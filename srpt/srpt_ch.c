@@ -24,11 +24,14 @@
  *                           reference; the last one frees the CQ and
  *                           buffers
  *
- * Completions are processed per channel either in softirq context, on a
- * CQ of the device's shared pool (default), or by the target's kernel
- * thread, which polls the channel's own CQ and runs on the target's
- * cpu_mask (thread mode). Either way one context at a time processes the
- * completions of a channel.
+ * Completions are processed per channel either on a CQ of the device's
+ * shared pool, polled from its workqueue (default), or by the target's
+ * kernel thread, which polls the channel's own CQ and runs on the
+ * target's cpu_mask (thread mode). Either way one context at a time
+ * processes the completions of a channel, in process context, so the core
+ * carries a new command on in that context (SCST_CONTEXT_DIRECT) instead
+ * of queueing it to a worker: in softirq context the extra hop cost 10-40%
+ * of the IOPS against LIO in bench-srp.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -456,7 +459,7 @@ static int srpt_ch_create_cq(struct srpt_rdma_ch *ch, bool thread_mode)
 
 	if (!thread_mode) {
 		cq = ib_cq_pool_get(dev, ch->cq_size, ch->comp_vector,
-				    IB_POLL_SOFTIRQ);
+				    IB_POLL_WORKQUEUE);
 		if (IS_ERR(cq))
 			return PTR_ERR(cq);
 		ch->cq = cq;
@@ -530,7 +533,7 @@ int srpt_ch_create_ib(struct srpt_rdma_ch *ch)
 	mutex_lock(&srpt_mutex);
 	thread_mode = ch->tgt->thread_mode;
 	if (thread_mode && srpt_thread_start(ch->tgt)) {
-		pr_warn("%s: no completion thread; using softirq mode\n",
+		pr_warn("%s: no completion thread; using the CQ pool\n",
 			ch->name);
 		thread_mode = false;
 	}

@@ -61,6 +61,17 @@ void srpt_ioctx_init(struct srpt_send_ioctx *ioctx)
 	INIT_LIST_HEAD(&ioctx->wait_entry);
 }
 
+/*
+ * The context to hand a command to the core in: completions are handled
+ * in process context (the CQ pool's workqueue, or the target's thread),
+ * where the core may carry the command on at once instead of queueing it
+ * to a worker of this CPU.
+ */
+static enum scst_exec_context srpt_core_context(void)
+{
+	return preemptible() ? SCST_CONTEXT_DIRECT : SCST_CONTEXT_ATOMIC;
+}
+
 /**
  * srpt_get_send_ioctx() - take a free send context of a channel
  * @ch: the channel
@@ -714,7 +725,7 @@ static void srpt_handle_cmd(struct srpt_rdma_ch *ch,
 		ioctx->ndesc = ci.ndesc;
 		srpt_repost_recv(recv);
 	}
-	scst_cmd_init_done(cmd, SCST_CONTEXT_ATOMIC);
+	scst_cmd_init_done(cmd, srpt_core_context());
 }
 
 /*
@@ -944,7 +955,7 @@ void srpt_rdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 	srpt_free_rw_ctxs(ioctx);
 	ioctx->state = SRPT_IOCTX_DATA_IN;
 	scst_rx_data(ioctx->cmd, wc->status == IB_WC_SUCCESS ? 0 : -EIO,
-		     SCST_CONTEXT_ATOMIC);
+		     srpt_core_context());
 	srpt_process_sq_wait(ch);
 }
 

@@ -65,7 +65,7 @@ MODULE_PARM_DESC(srpt_srq_size,
 bool srpt_thread_mode;
 module_param_named(thread_mode, srpt_thread_mode, bool, 0444);
 MODULE_PARM_DESC(thread_mode,
-		 "Process completions in a per-target kernel thread bound to the target's cpu_mask instead of softirq context (default false; per target: attribute thread_mode)");
+		 "Process completions in a per-target kernel thread bound to the target's cpu_mask instead of the shared CQ pool's workqueue (default false; per target: attribute thread_mode)");
 
 u64 srpt_service_guid;
 
