@@ -12,6 +12,58 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <sys/types.h>
+
 #include "scstadmin.h"
+
+/* test_scstadmin_harness.c: the fake management tree of the CLI tests */
+#ifndef SCSTADMIN_BIN
+#define SCSTADMIN_BIN "../../usr/scstadmin/scstadmin"
+#endif
+
+extern char fake_root[256];
+
+/* cmocka setup/teardown: the standard tree (see the harness) */
+int fake_setup(void **state);
+int fake_teardown(void **state);
+
+void fake_put(const char *rel, const char *content);
+void fake_put_mode(const char *rel, const char *content, mode_t mode);
+void fake_link(const char *rel, const char *target);
+/* A file's content (empty if it cannot be read); the caller frees it. */
+char *slurp(const char *path);
+char *fake_get(const char *rel);
+/* Fails the test unless the tree's file @rel holds exactly @want. */
+void check_file(const char *rel, const char *want);
+/* Writes ROOT.conf (removed by fake_teardown); returns its path. */
+const char *fake_conf(const char *text);
+/* Every path of the tree with its mode and content or link target. */
+char *fake_snapshot(void);
+/* Fails the test if the tree differs from the snapshot @before. */
+void check_unchanged(const char *before);
+
+struct res {
+	int rc;
+	char *out, *err;
+};
+
+/** struct run_env - how run_argv() starts scstadmin (NULL: the usual) */
+struct run_env {
+	const char *root;	/* another root (NULL: the fake tree) */
+	const char *tty;	/* stdin is a terminal where this was typed */
+	bool env_root;		/* root in SCST_SYSFS_ROOT, not --sysfs-root */
+};
+
+/* Run scstadmin --sysfs-root ROOT ARGS... (@args NULL-terminated). */
+struct res run_argv(const struct run_env *env, const char *const *args);
+/* The same with the arguments listed, NULL last. */
+struct res run(const char *arg, ...);
+void res_free(struct res *r);
+
+#define EXPECT(r, code, errtext) do {					\
+	if ((r).rc != (code) || !strstr((r).err, (errtext)))		\
+		fail_msg("rc %d (want %d), stderr '%s' (want '%s'), stdout '%s'", \
+			 (r).rc, (code), (r).err, (errtext), (r).out);	\
+} while (0)
 
 #endif

@@ -2,14 +2,22 @@
 /*
  * scstadmin: carry out a list of actions from diff_trees() on the
  * management tree. Refuses the whole list, before changing anything, if
- * one action removes something in use and -force was not given.
+ * one action needs -force (it removes something in use, or closes a
+ * device to re-open it) and -force was not given.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "scstadmin.h"
+
+const char *action_force_reason(const struct action *a)
+{
+	if (a->recreate)
+		return "re-opens the device: its initiators lose it meanwhile";
+	if (a->in_use)
+		return "in use: a target with sessions";
+	return NULL;
+}
 
 int apply_actions(const struct sysfs *s, const action_vec *a, bool force,
 		  bool cont_on_err, struct apply_result *res)
@@ -18,17 +26,19 @@ int apply_actions(const struct sysfs *s, const action_vec *a, bool force,
 
 	memset(res, 0, sizeof(*res));
 	if (!force) {
-		size_t busy = 0;
+		size_t refused = 0;
 
 		for (size_t i = 0; i < a->n; i++) {
-			if (!a->v[i].in_use)
+			const char *why = action_force_reason(&a->v[i]);
+
+			if (!why)
 				continue;
-			if (!busy++)
+			if (!refused++)
 				fprintf(stderr,
-					"scstadmin: these changes touch targets with sessions; use -force to make them:\n");
-			fprintf(stderr, "\t%s\n", a->v[i].desc);
+					"scstadmin: nothing changed: these changes need -force (use -force to make them):\n");
+			fprintf(stderr, "\t%s (%s)\n", a->v[i].desc, why);
 		}
-		if (busy)
+		if (refused)
 			return EXIT_INUSE;
 	}
 	for (size_t i = 0; i < a->n; i++) {
@@ -36,7 +46,7 @@ int apply_actions(const struct sysfs *s, const action_vec *a, bool force,
 		int r;
 
 		if (x->is_attr) {
-			char *cur = NULL, *p;
+			char *cur = NULL;
 			bool key;
 
 			if (!sysfs_read_attr(s, x->path, &cur, &key) &&
@@ -46,18 +56,15 @@ int apply_actions(const struct sysfs *s, const action_vec *a, bool force,
 				continue;
 			}
 			free(cur);
-			p = sysfs_path(s, x->path);
-			if (!s->dry_run && access(p, W_OK)) {
+			if (!s->dry_run && !sysfs_writable(s, x->path)) {
 				fprintf(stderr,
 					"scstadmin: warning: cannot %s: %s is %s\n",
 					x->desc, x->path,
-					errno == ENOENT ? "missing" :
-					"read-only");
-				free(p);
+					sysfs_exists(s, x->path) ? "read-only" :
+					"missing");
 				res->skipped++;
 				continue;
 			}
-			free(p);
 		}
 		printf("-> %s%s\n", x->desc, s->dry_run ? " (dry run)" : "");
 		r = sysfs_write(s, x->path, x->text);

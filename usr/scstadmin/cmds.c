@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * scstadmin: the commands. Configuration-file commands go through the
- * parser, the diff and apply; single-object commands check that what
- * they name exists, then write one mgmt command or attribute.
+ * parser, the diff and apply; single-object commands (a table, one
+ * builder per object kind) check that what they name exists, then write
+ * one mgmt command; -set_*_attr checks every attribute before writing any.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -12,10 +14,7 @@
 
 #include "opts.h"
 
-static int fail(int code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(int code, const char *fmt, ...)
+int cmd_fail(int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -27,72 +26,91 @@ static int fail(int code, const char *fmt, ...)
 	return code;
 }
 
-static int need(const struct opts *o, const char *val, const char *name)
+int cmd_need(const struct opts *o, const char *val, const char *name)
 {
 	if (val)
 		return 0;
-	return fail(EXIT_USAGE, "-%s needs -%s", o->cmd, name);
+	return cmd_fail(EXIT_USAGE, "-%s needs -%s", o->cmd, name);
 }
 
-static int need_dir(const struct opts *o, const char *rel, const char *what)
+int cmd_lun_number(const char *s, unsigned long *n)
 {
-	if (sysfs_exists(&o->sysfs, rel))
-		return 0;
-	return fail(EXIT_NOTFOUND, "%s does not exist", what);
+	char *end = NULL;
+
+	errno = 0;
+	*n = strtoul(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || *end || errno || *n > SCST_MAX_LUN)
+		return cmd_fail(EXIT_USAGE,
+				"bad LUN number '%s': expected 0 to %d", s,
+				SCST_MAX_LUN);
+	return EXIT_OK;
 }
 
 /* ---- path building with existence checks ------------------------------ */
 
-/* targets/D/T, or NULL after printing the error into *ret */
-static char *target_dir(const struct opts *o, const char *tgt, int *ret)
+/* Whether a lookup (below) found its object; frees the path it gave. */
+static bool found(char *path)
 {
-	char *p;
+	bool ok = path != NULL;
 
-	if ((*ret = need(o, o->driver, "driver")))
-		return NULL;
-	p = xasprintf("targets/%s", o->driver);
-	*ret = need_dir(o, p, "");
-	free(p);
-	if (*ret) {
-		*ret = fail(EXIT_NOTFOUND, "target driver '%s' does not exist",
-			    o->driver);
-		return NULL;
-	}
-	if (!tgt && (*ret = need(o, NULL, "target")))
-		return NULL;
-	p = xasprintf("targets/%s/%s", o->driver, tgt);
-	if (!sysfs_exists(&o->sysfs, p)) {
-		*ret = fail(EXIT_NOTFOUND,
-			    "target '%s' of driver '%s' does not exist",
-			    tgt, o->driver);
-		free(p);
-		return NULL;
-	}
-	return p;
+	free(path);
+	return ok;
 }
 
+/*
+ * @path if it exists; else NULL, with *ret set after "@what does not
+ * exist". Frees @what, and @path unless it returns it.
+ */
+static char *existing(const struct opts *o, char *path, char *what, int *ret)
+{
+	if (!sysfs_exists(&o->sysfs, path)) {
+		*ret = cmd_fail(EXIT_NOTFOUND, "%s does not exist", what);
+		free(path);
+		path = NULL;
+	}
+	free(what);
+	return path;
+}
+
+/* TOP/NAME (handlers/H, targets/D, devices/DEV), which must exist */
+static char *named_dir(const struct opts *o, const char *top,
+		       const char *kind, const char *name, int *ret)
+{
+	return existing(o, xasprintf("%s/%s", top, name),
+			xasprintf("%s '%s'", kind, name), ret);
+}
+
+/* targets/D/T of -driver D */
+static char *target_dir(const struct opts *o, const char *tgt, int *ret)
+{
+	*ret = cmd_need(o, o->driver, "driver");
+	if (*ret || !found(named_dir(o, "targets", "target driver", o->driver,
+				     ret)))
+		return NULL;
+	*ret = cmd_need(o, tgt, "target");
+	if (*ret)
+		return NULL;
+	return existing(o, xasprintf("targets/%s/%s", o->driver, tgt),
+			xasprintf("target '%s' of driver '%s'", tgt, o->driver),
+			ret);
+}
+
+/* targets/D/T/ini_groups/G of -driver D -target T */
 static char *group_dir(const struct opts *o, const char *grp, int *ret)
 {
 	char *t = target_dir(o, o->target, ret);
 	char *p;
 
-	if (!t)
-		return NULL;
-	if (!grp) {
+	if (t)
+		*ret = cmd_need(o, grp, "group");
+	if (!t || *ret) {
 		free(t);
-		*ret = need(o, NULL, "group");
 		return NULL;
 	}
 	p = xasprintf("%s/ini_groups/%s", t, grp);
 	free(t);
-	if (!sysfs_exists(&o->sysfs, p)) {
-		*ret = fail(EXIT_NOTFOUND,
-			    "group '%s' of target '%s' does not exist", grp,
-			    o->target);
-		free(p);
-		return NULL;
-	}
-	return p;
+	return existing(o, p, xasprintf("group '%s' of target '%s'", grp,
+					o->target), ret);
 }
 
 /* the directory whose luns/ a LUN command uses: target or group */
@@ -102,6 +120,89 @@ static char *lun_owner_dir(const struct opts *o, int *ret)
 			  target_dir(o, o->target, ret);
 }
 
+/* .../luns/N of the LUN number @arg, of the target or -group */
+static char *lun_dir(const struct opts *o, const char *arg, int *ret)
+{
+	unsigned long n;
+	char *d, *p;
+
+	*ret = cmd_lun_number(arg, &n);
+	if (*ret)
+		return NULL;
+	d = lun_owner_dir(o, ret);
+	if (!d)
+		return NULL;
+	p = xasprintf("%s/luns/%lu", d, n);
+	free(d);
+	return existing(o, p, o->group ?
+			xasprintf("LUN %lu of group '%s' of target '%s'", n,
+				  o->group, o->target) :
+			xasprintf("LUN %lu of target '%s'", n, o->target),
+			ret);
+}
+
+/* .../initiators/I of -group G */
+static char *init_path(const struct opts *o, const char *ini, int *ret)
+{
+	char *g = group_dir(o, o->group, ret);
+	char *p;
+
+	if (!g)
+		return NULL;
+	/* the mgmt file is no initiator: "mgmt/" never exists */
+	p = xasprintf("%s/initiators/%s%s", g, ini,
+		      strcmp(ini, "mgmt") ? "" : "/");
+	free(g);
+	return existing(o, p, xasprintf("initiator '%s' of group '%s'", ini,
+					o->group), ret);
+}
+
+/*
+ * The directory of the object a -set_*_attr or -list_*_attr command
+ * names, and in @what how messages call it; NULL after an error.
+ */
+char *cmd_attr_owner(const struct opts *o, char **what, int *ret)
+{
+	const char *k = strchr(o->cmd, '_') + 1;	/* "dev_attr"... */
+
+	*ret = EXIT_OK;
+	if (!strcmp(k, "scst_attr")) {
+		*what = xstrdup("SCST");
+		return xstrdup(".");
+	}
+	if (!strcmp(k, "hnd_attr")) {
+		*what = xasprintf("handler '%s'", o->arg);
+		return named_dir(o, "handlers", "handler", o->arg, ret);
+	}
+	if (!strcmp(k, "drv_attr")) {
+		*what = xasprintf("target driver '%s'", o->arg);
+		return named_dir(o, "targets", "target driver", o->arg, ret);
+	}
+	if (!strcmp(k, "dev_attr")) {
+		*what = xasprintf("device '%s'", o->arg);
+		return named_dir(o, "devices", "device", o->arg, ret);
+	}
+	if (!strcmp(k, "tgt_attr")) {
+		*what = xasprintf("target '%s'", o->arg);
+		return target_dir(o, o->arg, ret);
+	}
+	if (!strcmp(k, "grp_attr")) {
+		*what = xasprintf("group '%s'", o->arg);
+		return group_dir(o, o->arg, ret);
+	}
+	if (!strcmp(k, "lun_attr")) {
+		*what = xasprintf("LUN %s", o->arg);
+		return lun_dir(o, o->arg, ret);
+	}
+	if (!strcmp(k, "init_attr")) {
+		*what = xasprintf("initiator '%s'", o->arg);
+		return init_path(o, o->arg, ret);
+	}
+	*what = NULL;
+	*ret = cmd_fail(EXIT_USAGE, "unknown command -%s", o->cmd);
+	return NULL;
+}
+
 /* ---- writes ------------------------------------------------------------ */
 
 static int do_write(const struct opts *o, const char *rel, const char *text)
@@ -109,8 +210,8 @@ static int do_write(const struct opts *o, const char *rel, const char *text)
 	int r = sysfs_write(&o->sysfs, rel, text);
 
 	if (r)
-		return fail(EXIT_SYSFS, "writing '%s' to %s/%s failed: %s",
-			    text, o->sysfs.root, rel, strerror(-r));
+		return cmd_fail(EXIT_SYSFS, "writing '%s' to %s/%s failed: %s",
+				text, o->sysfs.root, rel, strerror(-r));
 	if (o->dry_run)
 		printf("would write '%s' to %s\n", text, rel);
 	return EXIT_OK;
@@ -127,18 +228,35 @@ static char *mgmt_params(const char *attrs)
 	return s;
 }
 
-/* write each k=v of -attributes to DIR/k */
+/* Pass 0 of set_attrs: may DIR/k be written? */
+static int check_attr(const struct opts *o, const char *rel, const char *k,
+		      const char *what)
+{
+	if (!sysfs_exists(&o->sysfs, rel) || !strcmp(k, "mgmt"))
+		return cmd_fail(EXIT_NOTFOUND, "%s has no attribute '%s'",
+				what, k);
+	if (!sysfs_writable(&o->sysfs, rel))
+		return cmd_fail(EXIT_SYSFS,
+				"%s: attribute '%s' is read-only (set when the object is created)",
+				what, k);
+	return EXIT_OK;
+}
+
+/*
+ * Write each k=v of -attributes to DIR/k, after checking them all. With
+ * -cont_on_err a failed write does not stop the others; the status still
+ * says it failed.
+ */
 static int set_attrs(const struct opts *o, const char *dir, const char *what)
 {
-	char *list, *save = NULL, *kv;
-	int ret = EXIT_OK;
+	char *save = NULL, *kv;
+	int ret, failed = EXIT_OK;
 
-	if ((ret = need(o, o->attributes, "attributes")))
+	ret = cmd_need(o, o->attributes, "attributes");
+	if (ret)
 		return ret;
-	list = xstrdup(o->attributes);
-	/* check all before writing any */
 	for (int pass = 0; pass < 2 && !ret; pass++) {
-		char *copy = xstrdup(list);
+		char *copy = xstrdup(o->attributes);
 
 		save = NULL;
 		for (kv = strtok_r(copy, ",;", &save); kv && !ret;
@@ -147,33 +265,30 @@ static int set_attrs(const struct opts *o, const char *dir, const char *what)
 			char *rel;
 
 			if (!eq || eq == kv) {
-				ret = fail(EXIT_USAGE,
-					   "bad attribute '%s': expected key=value",
-					   kv);
+				ret = cmd_fail(EXIT_USAGE,
+					       "bad attribute '%s': expected key=value",
+					       kv);
 				break;
 			}
 			*eq = '\0';
-			rel = *dir ? xasprintf("%s/%s", dir, kv) : xstrdup(kv);
+			rel = xasprintf("%s/%s", dir, kv);
 			if (pass == 0) {
-				if (!sysfs_exists(&o->sysfs, rel) ||
-				    !strcmp(kv, "mgmt"))
-					ret = fail(EXIT_NOTFOUND,
-						   "%s has no attribute '%s'",
-						   what, kv);
+				ret = check_attr(o, rel, kv, what);
 			} else {
 				ret = do_write(o, rel, eq + 1);
-				if (!ret)
+				if (!ret) {
 					printf("-> %s: %s=%s\n", what, kv,
 					       eq + 1);
-				else if (o->cont_on_err)
+				} else if (o->cont_on_err) {
+					failed = ret;
 					ret = EXIT_OK;
+				}
 			}
 			free(rel);
 		}
 		free(copy);
 	}
-	free(list);
-	return ret;
+	return ret ? ret : failed;
 }
 
 /* ---- configuration file commands -------------------------------------- */
@@ -194,14 +309,17 @@ static int reconcile(struct opts *o, struct tree *want, bool clear,
 	for (size_t i = 0; i < warns.n; i++)
 		fprintf(stderr, "scstadmin: warning: %s\n", warns.v[i]);
 	if (ret) {
-		ret = fail(EXIT_NOTFOUND, "%s", err);
+		ret = cmd_fail(EXIT_NOTFOUND, "%s", err);
 		goto out;
 	}
 	if (check_only) {
-		for (size_t i = 0; i < acts.n; i++)
-			printf("would %s%s\n", acts.v[i].desc,
-			       acts.v[i].in_use ? " (in use: needs -force)" :
-			       "");
+		for (size_t i = 0; i < acts.n; i++) {
+			const char *why = action_force_reason(&acts.v[i]);
+
+			printf("would %s%s%s%s\n", acts.v[i].desc,
+			       why ? " (needs -force: " : "", why ? why : "",
+			       why ? ")" : "");
+		}
 		printf("%zu change(s) would be made\n", acts.n);
 		goto out;
 	}
@@ -239,8 +357,9 @@ static int cmd_config(struct opts *o, bool check_only)
 	}
 	if (!o->have_root) {
 		tree_free(want);
-		return fail(EXIT_NOSCST, "SCST is not loaded: %s does not exist",
-			    o->sysfs.root);
+		return cmd_fail(EXIT_NOSCST,
+				"SCST is not loaded: %s does not exist",
+				o->sysfs.root);
 	}
 	ret = reconcile(o, want, false, check_only);
 	tree_free(want);
@@ -256,14 +375,15 @@ static int cmd_write_config(struct opts *o)
 	int ret = EXIT_OK;
 
 	if (!f) {
-		ret = fail(EXIT_SYSFS, "%s: %s", tmp, strerror(errno));
+		ret = cmd_fail(EXIT_SYSFS, "cannot write %s: %s", o->arg,
+			       strerror(errno));
 		goto out;
 	}
 	conf_write(f, live, o->nonkey);
 	if (!to_stdout) {
 		if (fclose(f) || rename(tmp, o->arg)) {
-			ret = fail(EXIT_SYSFS, "%s: %s", o->arg,
-				   strerror(errno));
+			ret = cmd_fail(EXIT_SYSFS, "cannot write %s: %s",
+				       o->arg, strerror(errno));
 			unlink(tmp);
 			goto out;
 		}
@@ -281,8 +401,8 @@ static int cmd_clear_config(struct opts *o)
 	int ret;
 
 	if (!o->force)
-		return fail(EXIT_INUSE,
-			    "-clear_config removes every device, LUN and group: add -force");
+		return cmd_fail(EXIT_INUSE,
+				"-clear_config removes every device, LUN and group: add -force");
 	if (!o->noprompt && isatty(0)) {
 		char ans[16] = "";
 
@@ -290,7 +410,7 @@ static int cmd_clear_config(struct opts *o)
 		fflush(stdout);
 		if (!fgets(ans, sizeof(ans), stdin) ||
 		    (ans[0] != 'y' && ans[0] != 'Y'))
-			return fail(EXIT_INUSE, "aborted");
+			return cmd_fail(EXIT_INUSE, "aborted");
 	}
 	empty = tree_new();
 	ret = reconcile(o, empty, true, false);
@@ -300,227 +420,284 @@ static int cmd_clear_config(struct opts *o)
 
 /* ---- single-object commands -------------------------------------------- */
 
-static int cmd_object(struct opts *o)
+enum obj_op { OP_ADD, OP_DEL, OP_CLEAR, OP_MOVE, OP_REPLACE };
+
+/* What a single-object command writes (freed by cmd_object). */
+struct change {
+	char *rel;		/* relative to the root */
+	char *text;
+};
+
+/* ch->rel = @dir/@leaf, freeing @dir; false if there is no @dir (error) */
+static bool set_rel(struct change *ch, char *dir, const char *leaf)
 {
-	const char *c = o->cmd;
-	char *dir = NULL, *rel = NULL, *text = NULL, *p = NULL;
+	if (!dir)
+		return false;
+	ch->rel = xasprintf("%s/%s", dir, leaf);
+	free(dir);
+	return true;
+}
+
+/* SCST's -close_dev refuses a device that a LUN exports, unless -force. */
+static int dev_unused(const struct opts *o, const char *dev)
+{
+	struct tree *t = sysfs_read_tree(&o->sysfs, false);
+	char where[512];
+	bool used = tree_dev_lun(t, dev, false, where, sizeof(where));
+
+	tree_free(t);
+	if (!used)
+		return EXIT_OK;
+	return cmd_fail(EXIT_INUSE,
+			"device '%s' is in use (%s): use -force to close it anyway",
+			dev, where);
+}
+
+/* -open_dev, -close_dev */
+static int dev_cmd(const struct opts *o, enum obj_op op, struct change *ch)
+{
+	int ret = EXIT_OK;
+	char *p;
+
+	ret = cmd_need(o, o->handler, "handler");
+	if (ret)
+		return ret;
+	if (!set_rel(ch, named_dir(o, "handlers", "handler", o->handler, &ret),
+		     "mgmt"))
+		return ret;
+	if (op == OP_DEL) {
+		p = existing(o, xasprintf("handlers/%s/%s", o->handler, o->arg),
+			     xasprintf("device '%s' of handler '%s'", o->arg,
+				       o->handler), &ret);
+		if (!found(p))
+			return ret;
+		ret = o->force ? EXIT_OK : dev_unused(o, o->arg);
+		if (ret)
+			return ret;
+		ch->text = xasprintf("del_device %s", o->arg);
+		return EXIT_OK;
+	}
+	p = xasprintf("devices/%s", o->arg);
+	ret = sysfs_exists(&o->sysfs, p) ?
+	      cmd_fail(EXIT_SYSFS, "device '%s' already exists", o->arg) : 0;
+	free(p);
+	if (ret)
+		return ret;
+	p = mgmt_params(o->attributes);
+	ch->text = xasprintf("add_device %s%s%s", o->arg, *p ? " " : "", p);
+	free(p);
+	return EXIT_OK;
+}
+
+/* -resync_dev: the handler re-reads the size (SCST's resync_size) */
+static int resync_cmd(const struct opts *o, enum obj_op op, struct change *ch)
+{
 	int ret = EXIT_OK;
 
-	if (!strcmp(c, "open_dev") || !strcmp(c, "close_dev")) {
-		if ((ret = need(o, o->handler, "handler")))
+	(void)op;
+	if (!set_rel(ch, named_dir(o, "devices", "device", o->arg, &ret),
+		     "resync_size"))
+		return ret;
+	if (!sysfs_exists(&o->sysfs, ch->rel))
+		return cmd_fail(EXIT_NOTFOUND,
+				"device '%s' has no attribute 'resync_size': its handler cannot resync its size",
+				o->arg);
+	ch->text = xstrdup("1");
+	return EXIT_OK;
+}
+
+/* -add_target, -rem_target */
+static int target_cmd(const struct opts *o, enum obj_op op, struct change *ch)
+{
+	int ret = EXIT_OK;
+	char *d;
+
+	if (op == OP_ADD) {
+		ret = cmd_need(o, o->driver, "driver");
+		if (ret)
 			return ret;
-		dir = xasprintf("handlers/%s", o->handler);
-		if (!sysfs_exists(&o->sysfs, dir)) {
-			ret = fail(EXIT_NOTFOUND, "handler '%s' does not exist",
-				   o->handler);
-			goto out;
-		}
-		rel = xasprintf("%s/mgmt", dir);
-		p = xasprintf("devices/%s", o->arg);
-		if (c[0] == 'o') {
-			char *prm = mgmt_params(o->attributes);
-
-			if (sysfs_exists(&o->sysfs, p)) {
-				free(prm);
-				ret = fail(EXIT_SYSFS,
-					   "device '%s' already exists", o->arg);
-				goto out;
-			}
-			text = xasprintf("add_device %s%s%s", o->arg,
-					 *prm ? " " : "", prm);
-			free(prm);
-		} else {
-			if (!sysfs_exists(&o->sysfs, p)) {
-				ret = fail(EXIT_NOTFOUND,
-					   "device '%s' does not exist", o->arg);
-				goto out;
-			}
-			text = xasprintf("del_device %s", o->arg);
-		}
-	} else if (!strcmp(c, "resync_dev")) {
-		dir = xasprintf("devices/%s", o->arg);
-		if (!sysfs_exists(&o->sysfs, dir)) {
-			ret = fail(EXIT_NOTFOUND, "device '%s' does not exist",
-				   o->arg);
-			goto out;
-		}
-		rel = xasprintf("%s/resync_size", dir);
-		text = xstrdup("1");
-	} else if (!strcmp(c, "add_target") || !strcmp(c, "rem_target")) {
-		if ((ret = need(o, o->driver, "driver")))
-			return ret;
-		dir = xasprintf("targets/%s", o->driver);
-		if (!sysfs_exists(&o->sysfs, dir)) {
-			ret = fail(EXIT_NOTFOUND,
-				   "target driver '%s' does not exist",
-				   o->driver);
-			goto out;
-		}
-		p = xasprintf("%s/%s", dir, o->arg);
-		if (c[0] == 'r' && !sysfs_exists(&o->sysfs, p)) {
-			ret = fail(EXIT_NOTFOUND,
-				   "target '%s' of driver '%s' does not exist",
-				   o->arg, o->driver);
-			goto out;
-		}
-		rel = xasprintf("%s/mgmt", dir);
-		text = xasprintf("%s %s", c[0] == 'a' ? "add_target" :
-				 "del_target", o->arg);
-	} else if (!strcmp(c, "enable_target") ||
-		   !strcmp(c, "disable_target")) {
-		if (!(dir = target_dir(o, o->arg, &ret)))
-			goto out;
-		rel = xasprintf("%s/enabled", dir);
-		text = xstrdup(c[0] == 'e' ? "1" : "0");
-	} else if (!strcmp(c, "add_group") || !strcmp(c, "rem_group")) {
-		if (!(dir = target_dir(o, o->target, &ret)))
-			goto out;
-		p = xasprintf("%s/ini_groups/%s", dir, o->arg);
-		if (c[0] == 'r' && !sysfs_exists(&o->sysfs, p)) {
-			ret = fail(EXIT_NOTFOUND,
-				   "group '%s' of target '%s' does not exist",
-				   o->arg, o->target);
-			goto out;
-		}
-		rel = xasprintf("%s/ini_groups/mgmt", dir);
-		text = xasprintf("%s %s", c[0] == 'a' ? "create" : "del",
-				 o->arg);
-	} else if (!strcmp(c, "add_init") || !strcmp(c, "rem_init") ||
-		   !strcmp(c, "move_init") || !strcmp(c, "clear_inits")) {
-		if (!(dir = group_dir(o, o->group, &ret)))
-			goto out;
-		rel = xasprintf("%s/initiators/mgmt", dir);
-		if (c[0] == 'a') {
-			text = xasprintf("add %s", o->arg);
-		} else if (c[0] == 'c') {
-			text = xstrdup("clear");
-		} else {
-			p = xasprintf("%s/initiators/%s", dir, o->arg);
-			if (!sysfs_exists(&o->sysfs, p)) {
-				ret = fail(EXIT_NOTFOUND,
-					   "initiator '%s' is not in group '%s'",
-					   o->arg, o->group);
-				goto out;
-			}
-			if (c[0] == 'r') {
-				text = xasprintf("del %s", o->arg);
-			} else {
-				if ((ret = need(o, o->to, "to")))
-					goto out;
-				text = xasprintf("move %s %s", o->arg, o->to);
-			}
-		}
-	} else if (!strcmp(c, "add_lun") || !strcmp(c, "rem_lun") ||
-		   !strcmp(c, "replace_lun") || !strcmp(c, "clear_luns")) {
-		char *end = NULL;
-		unsigned long n = 0;
-
-		if (c[0] != 'c') {
-			n = strtoul(o->arg, &end, 10);
-			if (*end || !*o->arg || n > SCST_MAX_LUN)
-				return fail(EXIT_USAGE,
-					    "bad LUN number '%s': expected 0 to %d",
-					    o->arg, SCST_MAX_LUN);
-		}
-		if (!(dir = lun_owner_dir(o, &ret)))
-			goto out;
-		rel = xasprintf("%s/luns/mgmt", dir);
-		if (c[0] == 'a' || c[2] == 'p') {
-			char *prm;
-
-			if ((ret = need(o, o->device, "device")))
-				goto out;
-			p = xasprintf("devices/%s", o->device);
-			if (!sysfs_exists(&o->sysfs, p)) {
-				ret = fail(EXIT_NOTFOUND,
-					   "device '%s' does not exist",
-					   o->device);
-				goto out;
-			}
-			prm = mgmt_params(o->attributes);
-			text = xasprintf("%s %s %lu%s%s",
-					 c[0] == 'a' ? "add" : "replace",
-					 o->device, n, *prm ? " " : "", prm);
-			free(prm);
-		} else if (c[0] == 'c') {
-			text = xstrdup("clear");
-		} else {
-			p = xasprintf("%s/luns/%lu", dir, n);
-			if (!sysfs_exists(&o->sysfs, p)) {
-				ret = fail(EXIT_NOTFOUND,
-					   "LUN %lu does not exist", n);
-				goto out;
-			}
-			text = xasprintf("del %lu", n);
-		}
+		d = named_dir(o, "targets", "target driver", o->driver, &ret);
 	} else {
-		return fail(EXIT_USAGE, "-%s is not implemented", c);
+		d = target_dir(o, o->arg, &ret);
+		if (d)
+			*strrchr(d, '/') = '\0';
 	}
-	ret = do_write(o, rel, text);
+	if (!set_rel(ch, d, "mgmt"))
+		return ret;
+	ch->text = xasprintf("%s %s", op == OP_ADD ? "add_target" :
+			     "del_target", o->arg);
+	return EXIT_OK;
+}
+
+/* -enable_target, -disable_target */
+static int enable_cmd(const struct opts *o, enum obj_op op, struct change *ch)
+{
+	int ret = EXIT_OK;
+
+	if (!set_rel(ch, target_dir(o, o->arg, &ret), "enabled"))
+		return ret;
+	if (!sysfs_exists(&o->sysfs, ch->rel))
+		return cmd_fail(EXIT_NOTFOUND,
+				"target '%s' has no attribute 'enabled': driver '%s' does not enable targets",
+				o->arg, o->driver);
+	ch->text = xstrdup(op == OP_ADD ? "1" : "0");
+	return EXIT_OK;
+}
+
+/* SCST's -rem_group refuses a group with LUNs or initiators, unless -force. */
+static int group_unused(const struct opts *o)
+{
+	struct tree *t = sysfs_read_tree(&o->sysfs, false);
+	const struct driver *d = tree_find_driver(t, o->driver);
+	const struct target *tg = d ? driver_find_target(d, o->target) : NULL;
+	const struct group *g = tg ? target_find_group(tg, o->arg) : NULL;
+	size_t luns = g ? g->luns.n : 0, inits = g ? g->inits.n : 0;
+
+	tree_free(t);
+	if (!luns && !inits)
+		return EXIT_OK;
+	return cmd_fail(EXIT_INUSE,
+			"group '%s' of target '%s' still has %zu LUN(s) and %zu initiator(s): use -force to remove it anyway",
+			o->arg, o->target, luns, inits);
+}
+
+/* -add_group, -rem_group */
+static int group_cmd(const struct opts *o, enum obj_op op, struct change *ch)
+{
+	int ret = EXIT_OK;
+
+	if (!set_rel(ch, target_dir(o, o->target, &ret), "ini_groups/mgmt"))
+		return ret;
+	if (op == OP_DEL) {
+		if (!found(group_dir(o, o->arg, &ret)))
+			return ret;
+		ret = o->force ? EXIT_OK : group_unused(o);
+		if (ret)
+			return ret;
+	}
+	ch->text = xasprintf("%s %s", op == OP_ADD ? "create" : "del", o->arg);
+	return EXIT_OK;
+}
+
+/* -add_init, -rem_init, -move_init, -clear_inits */
+static int init_cmd(const struct opts *o, enum obj_op op, struct change *ch)
+{
+	int ret = EXIT_OK;
+
+	if (!set_rel(ch, group_dir(o, o->group, &ret), "initiators/mgmt"))
+		return ret;
+	if (op == OP_ADD) {
+		ch->text = xasprintf("add %s", o->arg);
+		return EXIT_OK;
+	}
+	if (op == OP_CLEAR) {
+		ch->text = xstrdup("clear");
+		return EXIT_OK;
+	}
+	if (!found(init_path(o, o->arg, &ret)))
+		return ret;
+	if (op == OP_DEL) {
+		ch->text = xasprintf("del %s", o->arg);
+		return EXIT_OK;
+	}
+	ret = cmd_need(o, o->to, "to");
+	if (ret)
+		return ret;
+	if (!found(group_dir(o, o->to, &ret)))
+		return ret;
+	ch->text = xasprintf("move %s %s", o->arg, o->to);
+	return EXIT_OK;
+}
+
+/* -add_lun, -rem_lun, -replace_lun, -clear_luns */
+static int lun_cmd(const struct opts *o, enum obj_op op, struct change *ch)
+{
+	unsigned long n = 0;
+	int ret = EXIT_OK;
+	char *prm;
+
+	if (op != OP_CLEAR)
+		ret = cmd_lun_number(o->arg, &n);
+	if (ret)
+		return ret;
+	if (!set_rel(ch, lun_owner_dir(o, &ret), "luns/mgmt"))
+		return ret;
+	if (op == OP_CLEAR) {
+		ch->text = xstrdup("clear");
+		return EXIT_OK;
+	}
+	if ((op == OP_REPLACE || op == OP_DEL) &&
+	    !found(lun_dir(o, o->arg, &ret)))
+		return ret;
+	if (op == OP_DEL) {
+		ch->text = xasprintf("del %lu", n);
+		return EXIT_OK;
+	}
+	ret = cmd_need(o, o->device, "device");
+	if (ret)
+		return ret;
+	if (!found(named_dir(o, "devices", "device", o->device, &ret)))
+		return ret;
+	prm = mgmt_params(o->attributes);
+	ch->text = xasprintf("%s %s %lu%s%s", op == OP_ADD ? "add" : "replace",
+			     o->device, n, *prm ? " " : "", prm);
+	free(prm);
+	return EXIT_OK;
+}
+
+static const struct object_cmd {
+	const char *cmd;
+	int (*build)(const struct opts *o, enum obj_op op, struct change *ch);
+	enum obj_op op;
+} object_cmds[] = {
+	{ "open_dev", dev_cmd, OP_ADD },
+	{ "close_dev", dev_cmd, OP_DEL },
+	{ "resync_dev", resync_cmd, OP_ADD },
+	{ "add_target", target_cmd, OP_ADD },
+	{ "rem_target", target_cmd, OP_DEL },
+	{ "enable_target", enable_cmd, OP_ADD },
+	{ "disable_target", enable_cmd, OP_DEL },
+	{ "add_group", group_cmd, OP_ADD },
+	{ "rem_group", group_cmd, OP_DEL },
+	{ "add_init", init_cmd, OP_ADD },
+	{ "rem_init", init_cmd, OP_DEL },
+	{ "move_init", init_cmd, OP_MOVE },
+	{ "clear_inits", init_cmd, OP_CLEAR },
+	{ "add_lun", lun_cmd, OP_ADD },
+	{ "rem_lun", lun_cmd, OP_DEL },
+	{ "replace_lun", lun_cmd, OP_REPLACE },
+	{ "clear_luns", lun_cmd, OP_CLEAR },
+	{ NULL, NULL, OP_ADD }
+};
+
+static int cmd_object(struct opts *o)
+{
+	const struct object_cmd *c;
+	struct change ch = { 0 };
+	int ret;
+
+	for (c = object_cmds; c->cmd && strcmp(c->cmd, o->cmd); c++)
+		;
+	if (!c->cmd)
+		return cmd_fail(EXIT_USAGE, "-%s is not implemented", o->cmd);
+	ret = c->build(o, c->op, &ch);
 	if (!ret)
-		printf("-> %s: %s\n", rel, text);
-out:
-	free(dir);
-	free(rel);
-	free(text);
-	free(p);
+		ret = do_write(o, ch.rel, ch.text);
+	if (!ret)
+		printf("-> %s: %s\n", ch.rel, ch.text);
+	free(ch.rel);
+	free(ch.text);
 	return ret;
 }
 
 static int cmd_set_attr(struct opts *o)
 {
-	const char *c = o->cmd + 4;	/* after "set_" */
-	char *dir = NULL, *what = NULL;
-	int ret = EXIT_OK;
+	char *what = NULL;
+	int ret;
+	char *dir = cmd_attr_owner(o, &what, &ret);
 
-	if (!strcmp(c, "scst_attr")) {
-		dir = xstrdup("");
-		what = xstrdup("SCST");
-	} else if (!strcmp(c, "hnd_attr") || !strcmp(c, "dev_attr") ||
-		   !strcmp(c, "drv_attr")) {
-		const char *kind = c[0] == 'h' ? "handler" :
-				   c[1] == 'e' ? "device" : "target driver";
-
-		dir = xasprintf("%s/%s", c[0] == 'h' ? "handlers" :
-				c[1] == 'e' ? "devices" : "targets", o->arg);
-		what = xasprintf("%s '%s'", kind, o->arg);
-		if (!sysfs_exists(&o->sysfs, dir)) {
-			ret = fail(EXIT_NOTFOUND, "%s does not exist", what);
-			goto out;
-		}
-	} else if (!strcmp(c, "tgt_attr")) {
-		dir = target_dir(o, o->arg, &ret);
-		what = xasprintf("target '%s'", o->arg);
-	} else if (!strcmp(c, "grp_attr")) {
-		dir = group_dir(o, o->arg, &ret);
-		what = xasprintf("group '%s'", o->arg);
-	} else if (!strcmp(c, "lun_attr")) {
-		char *d = lun_owner_dir(o, &ret);
-
-		if (d) {
-			dir = xasprintf("%s/luns/%s", d, o->arg);
-			free(d);
-			if (!sysfs_exists(&o->sysfs, dir)) {
-				ret = fail(EXIT_NOTFOUND,
-					   "LUN %s does not exist", o->arg);
-				goto out;
-			}
-		}
-		what = xasprintf("LUN %s", o->arg);
-	} else if (!strcmp(c, "init_attr")) {
-		char *d = group_dir(o, o->group, &ret);
-
-		if (d) {
-			dir = xasprintf("%s/initiators/%s", d, o->arg);
-			free(d);
-		}
-		what = xasprintf("initiator '%s'", o->arg);
-	} else {
-		return fail(EXIT_USAGE, "unknown command -%s", o->cmd);
-	}
 	if (dir)
 		ret = set_attrs(o, dir, what);
-out:
 	free(dir);
 	free(what);
 	return ret;
@@ -533,9 +710,9 @@ int run_command(struct opts *o)
 	if (!strcmp(c, "check_config"))
 		return cmd_config(o, true);
 	if (!o->have_root)
-		return fail(EXIT_NOSCST,
-			    "SCST is not loaded: %s does not exist (use --sysfs-root or SCST_SYSFS_ROOT for another tree)",
-			    o->sysfs.root);
+		return cmd_fail(EXIT_NOSCST,
+				"SCST is not loaded: %s does not exist (use --sysfs-root or SCST_SYSFS_ROOT for another tree)",
+				o->sysfs.root);
 	if (!strcmp(c, "config"))
 		return cmd_config(o, false);
 	if (!strcmp(c, "write_config"))

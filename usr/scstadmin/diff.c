@@ -12,6 +12,11 @@
  * the file names (all drivers for -clear_config); drivers it does not name
  * are left alone. A removal that touches a target with sessions is marked
  * in_use, which apply refuses without -force.
+ *
+ * A device whose creation parameters differ is closed and re-opened
+ * (marked recreate, also refused without -force). Closing it drops every
+ * LUN that exported it, so those LUNs count as gone: the file's are added
+ * again, and so are the live ones of drivers the file leaves alone.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -27,10 +32,11 @@ struct dctx {
 	const struct diff_opts *o;
 	action_vec *out;
 	str_vec *warn;
+	str_vec recreated;	/* devices closed to be re-opened */
 };
 
-static void act(struct dctx *c, enum phase ph, bool in_use, bool is_attr,
-		char *path, char *text, char *desc)
+static struct action *act(struct dctx *c, enum phase ph, bool in_use,
+			  bool is_attr, char *path, char *text, char *desc)
 {
 	struct action *a = vec_push(c->out);
 
@@ -40,6 +46,15 @@ static void act(struct dctx *c, enum phase ph, bool in_use, bool is_attr,
 	a->desc = desc;
 	a->in_use = in_use;
 	a->is_attr = is_attr;
+	return a;
+}
+
+static bool is_recreated(const struct dctx *c, const char *dev)
+{
+	for (size_t i = 0; i < c->recreated.n; i++)
+		if (!strcmp(c->recreated.v[i], dev))
+			return true;
+	return false;
 }
 
 static void warn(struct dctx *c, const char *fmt, ...)
@@ -105,29 +120,15 @@ static bool skip_enabled(const char *key, const void *arg)
 
 static bool dev_exported_busy(const struct tree *live, const char *dev)
 {
-	for (size_t i = 0; i < live->drivers.n; i++) {
-		const struct driver *d = live->drivers.v[i];
+	char where[256];
 
-		for (size_t j = 0; j < d->targets.n; j++) {
-			const struct target *t = d->targets.v[j];
-
-			if (!t->nsessions)
-				continue;
-			for (size_t k = 0; k < t->luns.n; k++)
-				if (!strcmp(t->luns.v[k]->dev, dev))
-					return true;
-			for (size_t g = 0; g < t->groups.n; g++)
-				for (size_t k = 0; k < t->groups.v[g]->luns.n;
-				     k++)
-					if (!strcmp(t->groups.v[g]->luns.v[k]->dev,
-						    dev))
-						return true;
-		}
-	}
-	return false;
+	return tree_dev_lun(live, dev, true, where, sizeof(where));
 }
 
-/* "k=v;k=v" of the attributes that are parameters of @h (all if !h) */
+/*
+ * "k=v;k=v" of the key attributes (all of a parsed file's) that are
+ * parameters of @h (all if !h or its parameters are unknown).
+ */
 static char *params_of(const attr_vec *a, const struct handler *h)
 {
 	char *s = xstrdup("");
@@ -135,7 +136,8 @@ static char *params_of(const attr_vec *a, const struct handler *h)
 	for (size_t i = 0; i < a->n; i++) {
 		char *n;
 
-		if (h && h->params.n && !handler_has_param(h, a->v[i].key))
+		if (!a->v[i].is_key ||
+		    (h && h->params.n && !handler_has_param(h, a->v[i].key)))
 			continue;
 		n = xasprintf("%s%s%s=%s", s, *s ? ";" : "", a->v[i].key,
 			      a->v[i].value);
@@ -143,6 +145,51 @@ static char *params_of(const attr_vec *a, const struct handler *h)
 		s = n;
 	}
 	return s;
+}
+
+/*
+ * The creation parameters the file sets for @wd that differ from the live
+ * device @ld and cannot be written there, as "k 'old' -> 'new', ...", or
+ * NULL. Only closing and re-opening the device changes them.
+ */
+static char *param_changes(const struct device *wd, const struct device *ld,
+			   const struct handler *lh)
+{
+	char *s = NULL;
+
+	for (size_t i = 0; i < wd->attrs.n; i++) {
+		const struct attr *w = &wd->attrs.v[i];
+		const struct attr *l = attr_find(&ld->attrs, w->key);
+		char *n;
+
+		if (!l || l->writable || !handler_has_param(lh, w->key) ||
+		    !strcmp(l->value, w->value))
+			continue;
+		n = xasprintf("%s%s%s '%s' -> '%s'", s ? s : "", s ? ", " : "",
+			      w->key, l->value, w->value);
+		free(s);
+		s = n;
+	}
+	return s;
+}
+
+static void new_device(struct dctx *c, const struct device *wd,
+		       const struct handler *lh)
+{
+	char *p = params_of(&wd->attrs, lh);
+	char *dir = xasprintf("devices/%s", wd->name);
+	char *what = xasprintf("device %s", wd->name);
+
+	act(c, PH_ADD_DEVICE, false, false,
+	    xasprintf("handlers/%s/mgmt", lh->name),
+	    xasprintf("add_device %s%s%s", wd->name, *p ? " " : "", p),
+	    xasprintf("add device %s (%s)", wd->name, lh->name));
+	if (lh->params.n)
+		diff_attrs(c, &wd->attrs, NULL, dir, what, PH_DEV_ATTR,
+			   skip_param, lh);
+	free(what);
+	free(dir);
+	free(p);
 }
 
 static int diff_devices(struct dctx *c, char *err, size_t errlen)
@@ -167,37 +214,37 @@ static int diff_devices(struct dctx *c, char *err, size_t errlen)
 			struct handler *oh = NULL;
 			const struct device *ld =
 				tree_find_device(c->live, wd->name, &oh);
-			char *what = xasprintf("device %s", wd->name);
+			char *why;
 
-			dir = xasprintf("devices/%s", wd->name);
 			if (ld && oh != lh) {
 				snprintf(err, errlen,
 					 "device '%s' exists with handler '%s', the file puts it under '%s'",
 					 wd->name, oh->name, wh->name);
-				free(what);
-				free(dir);
 				return -1;
 			}
-			if (!ld) {
-				char *p = params_of(&wd->attrs, lh);
-
-				act(c, PH_ADD_DEVICE, false, false,
+			why = ld ? param_changes(wd, ld, lh) : NULL;
+			if (why) {
+				act(c, PH_DEL_DEVICE, false, false,
 				    xasprintf("handlers/%s/mgmt", lh->name),
-				    xasprintf("add_device %s%s%s", wd->name,
-					      *p ? " " : "", p),
-				    xasprintf("add device %s (%s)", wd->name,
-					      lh->name));
-				free(p);
-				if (lh->params.n)
-					diff_attrs(c, &wd->attrs, NULL, dir,
-						   what, PH_DEV_ATTR,
-						   skip_param, lh);
+				    xasprintf("del_device %s", wd->name),
+				    xasprintf("close device %s (%s) to re-open it: %s",
+					      wd->name, lh->name, why))->recreate =
+					true;
+				*vec_push(&c->recreated) = xstrdup(wd->name);
+				free(why);
+				ld = NULL;
+			}
+			if (!ld) {
+				new_device(c, wd, lh);
 			} else {
+				char *what = xasprintf("device %s", wd->name);
+
+				dir = xasprintf("devices/%s", wd->name);
 				diff_attrs(c, &wd->attrs, &ld->attrs, dir, what,
 					   PH_DEV_ATTR, NULL, NULL);
+				free(what);
+				free(dir);
 			}
-			free(what);
-			free(dir);
 		}
 	}
 	for (size_t i = 0; i < c->live->handlers.n; i++) {
@@ -228,6 +275,30 @@ static char *lun_params(const struct lun *l)
 	return s;
 }
 
+/* "add DEV N params" to @mgmt; @how says why ("add", "re-add"). */
+static void add_lun(struct dctx *c, const char *mgmt, const struct lun *l,
+		    const char *owner, const char *how)
+{
+	char *p = lun_params(l);
+
+	act(c, PH_ADD_LUN, false, false, xstrdup(mgmt),
+	    xasprintf("add %s %lu%s", l->dev, l->num, p),
+	    xasprintf("%s LUN %lu (%s) to %s", how, l->num, l->dev, owner));
+	free(p);
+}
+
+/* The live LUNs of @v that closing a re-created device drops, again. */
+static void restore_luns(struct dctx *c, const lun_vec *v, const char *dir,
+			 const char *owner)
+{
+	char *mgmt = xasprintf("%s/luns/mgmt", dir);
+
+	for (size_t i = 0; i < v->n; i++)
+		if (is_recreated(c, v->v[i]->dev))
+			add_lun(c, mgmt, v->v[i], owner, "re-add");
+	free(mgmt);
+}
+
 static void diff_luns(struct dctx *c, const lun_vec *want, const lun_vec *live,
 		      const char *dir, const char *owner, bool busy)
 {
@@ -253,12 +324,9 @@ static void diff_luns(struct dctx *c, const lun_vec *want, const lun_vec *live,
 		for (size_t j = 0; live && j < live->n; j++)
 			if (live->v[j]->num == w->num)
 				l = live->v[j];
-		p = lun_params(w);
-		if (!l) {
-			act(c, PH_ADD_LUN, false, false, xstrdup(mgmt),
-			    xasprintf("add %s %lu%s", w->dev, w->num, p),
-			    xasprintf("add LUN %lu (%s) to %s", w->num, w->dev,
-				      owner));
+		if (!l || is_recreated(c, l->dev)) {
+			/* closing a re-created device drops its LUNs */
+			add_lun(c, mgmt, w, owner, l ? "re-add" : "add");
 		} else {
 			bool differ = strcmp(w->dev, l->dev) != 0;
 
@@ -269,14 +337,15 @@ static void diff_luns(struct dctx *c, const lun_vec *want, const lun_vec *live,
 				differ = !la || strcmp(la->value,
 						       w->attrs.v[k].value);
 			}
+			p = lun_params(w);
 			if (differ)
 				act(c, PH_ADD_LUN, busy, false, xstrdup(mgmt),
 				    xasprintf("replace %s %lu%s", w->dev,
 					      w->num, p),
 				    xasprintf("replace LUN %lu of %s: %s -> %s",
 					      w->num, owner, l->dev, w->dev));
+			free(p);
 		}
-		free(p);
 	}
 	free(mgmt);
 }
@@ -435,6 +504,80 @@ static int diff_driver(struct dctx *c, const struct driver *w,
 }
 
 
+/* LUNs of drivers the file leaves alone that a re-created device drops. */
+static void restore_other_luns(struct dctx *c)
+{
+	for (size_t i = 0; i < c->live->drivers.n && c->recreated.n; i++) {
+		const struct driver *d = c->live->drivers.v[i];
+
+		if (tree_find_driver(c->want, d->name))
+			continue;
+		for (size_t j = 0; j < d->targets.n; j++) {
+			const struct target *t = d->targets.v[j];
+			char *dir = xasprintf("targets/%s/%s", d->name, t->name);
+			char *owner = xasprintf("target %s", t->name);
+
+			restore_luns(c, (const lun_vec *)&t->luns, dir, owner);
+			for (size_t k = 0; k < t->groups.n; k++) {
+				const struct group *g = t->groups.v[k];
+				char *gdir = xasprintf("%s/ini_groups/%s", dir,
+						       g->name);
+				char *gown = xasprintf("group %s of %s",
+						       g->name, t->name);
+
+				restore_luns(c, (const lun_vec *)&g->luns,
+					     gdir, gown);
+				free(gown);
+				free(gdir);
+			}
+			free(owner);
+			free(dir);
+		}
+	}
+}
+
+static int diff_all(struct dctx *c, char *err, size_t errlen)
+{
+	const struct tree *want = c->want, *live = c->live;
+
+	diff_attrs(c, &want->attrs, &live->attrs, "", "SCST", PH_GLOBAL_ATTR,
+		   NULL, NULL);
+	if (diff_devices(c, err, errlen))
+		return -1;
+	for (size_t i = 0; i < want->drivers.n; i++) {
+		const struct driver *w = want->drivers.v[i];
+		const struct driver *l = tree_find_driver(live, w->name);
+
+		if (!l) {
+			if (is_optional_driver(w->name)) {
+				warn(c, "driver '%s' is not loaded; its section is skipped",
+				     w->name);
+				continue;
+			}
+			snprintf(err, errlen,
+				 "target driver '%s' is not loaded (no targets/%s in the management tree)",
+				 w->name, w->name);
+			return -1;
+		}
+		if (diff_driver(c, w, l, err, errlen))
+			return -1;
+	}
+	if (!c->o->clear) {
+		restore_other_luns(c);
+		return 0;
+	}
+	for (size_t i = 0; i < live->drivers.n; i++) {
+		const struct driver *l = live->drivers.v[i];
+
+		if (is_optional_driver(l->name) ||
+		    tree_find_driver(want, l->name))
+			continue;
+		if (diff_driver(c, NULL, l, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
 int diff_trees(const struct tree *want, const struct tree *live,
 	       const struct diff_opts *o, action_vec *out,
 	       str_vec *warnings, char *err, size_t errlen)
@@ -444,40 +587,11 @@ int diff_trees(const struct tree *want, const struct tree *live,
 		.want = want, .live = live, .o = o ? o : &none,
 		.out = out, .warn = warnings,
 	};
+	int ret = diff_all(&c, err, errlen);
 
-	diff_attrs(&c, &want->attrs, &live->attrs, "", "SCST", PH_GLOBAL_ATTR,
-		   NULL, NULL);
-	if (diff_devices(&c, err, errlen))
-		return -1;
-	for (size_t i = 0; i < want->drivers.n; i++) {
-		const struct driver *w = want->drivers.v[i];
-		const struct driver *l = tree_find_driver(live, w->name);
-
-		if (!l) {
-			if (is_optional_driver(w->name)) {
-				warn(&c, "driver '%s' is not loaded; its section is skipped",
-				     w->name);
-				continue;
-			}
-			snprintf(err, errlen,
-				 "target driver '%s' is not loaded (no targets/%s in the management tree)",
-				 w->name, w->name);
-			return -1;
-		}
-		if (diff_driver(&c, w, l, err, errlen))
-			return -1;
-	}
-	if (c.o->clear) {
-		for (size_t i = 0; i < live->drivers.n; i++) {
-			const struct driver *l = live->drivers.v[i];
-
-			if (is_optional_driver(l->name) ||
-			    tree_find_driver(want, l->name))
-				continue;
-			if (diff_driver(&c, NULL, l, err, errlen))
-				return -1;
-		}
-	}
+	strs_free(&c.recreated);
+	if (ret)
+		return ret;
 	/* qsort is not stable: sort pointers' order by phase, then index */
 	if (out->n > 1) {
 		struct action *tmp = xmalloc(out->n * sizeof(*tmp));

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * scstadmin: the -list_* commands, from a tree read with all attributes.
+ * scstadmin: the -list_* commands. Listings of objects come from a tree
+ * read from the management tree; -list_*_attr reads the attribute files
+ * of the one object named, key attributes only unless -nonkey (as SCST's
+ * scstadmin), with whether each can be written.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -9,45 +12,25 @@
 
 #include "opts.h"
 
-static void print_attrs(const attr_vec *a, const char *title)
+static void print_attrs(const attr_vec *a, bool nonkey)
 {
-	printf("%-30s %-40s %s\n", "Attribute", "Value", "Key");
-	printf("%-30s %-40s %s\n", "---------", "-----", "---");
-	for (size_t i = 0; i < a->n; i++)
-		printf("%-30s %-40s %s\n", a->v[i].key, a->v[i].value,
-		       a->v[i].is_key ? "yes" : "");
-	(void)title;
-}
+	bool any = false;
 
-static int notfound(const char *fmt, const char *a, const char *b)
-{
-	fputs("scstadmin: ", stderr);
-	fprintf(stderr, fmt, a, b);
-	fputc('\n', stderr);
-	return EXIT_NOTFOUND;
-}
-
-static const struct target *find_tgt(const struct tree *t, const char *drv,
-				     const char *tgt, int *ret)
-{
-	const struct driver *d;
-	const struct target *tg;
-
-	if (!drv || !tgt) {
-		fprintf(stderr, "scstadmin: needs -driver and -target\n");
-		*ret = EXIT_USAGE;
-		return NULL;
+	printf("%-30s %-40s %-9s %s\n", "Attribute", "Value", "Writable",
+	       "Key");
+	printf("%-30s %-40s %-9s %s\n", "---------", "-----", "--------",
+	       "---");
+	for (size_t i = 0; i < a->n; i++) {
+		if (!a->v[i].is_key && !nonkey)
+			continue;
+		printf("%-30s %-40s %-9s %s\n", a->v[i].key,
+		       *a->v[i].value ? a->v[i].value : "<not set>",
+		       a->v[i].writable ? "yes" : "no",
+		       a->v[i].is_key ? "yes" : "no");
+		any = true;
 	}
-	d = tree_find_driver(t, drv);
-	if (!d) {
-		*ret = notfound("target driver '%s' does not exist%s", drv, "");
-		return NULL;
-	}
-	tg = driver_find_target(d, tgt);
-	if (!tg)
-		*ret = notfound("target '%s' of driver '%s' does not exist",
-				tgt, drv);
-	return tg;
+	if (!any)
+		printf("(none)\n");
 }
 
 typedef VEC(struct lun *) lun_vec;
@@ -107,12 +90,102 @@ static void print_sessions(const struct sysfs *sys, const char *rel)
 	free(dir);
 }
 
+/* -list_*_attr: the attributes of the object named */
+static int list_attrs(struct opts *o)
+{
+	attr_vec a = { 0 };
+	char *what = NULL;
+	int ret;
+	char *dir = cmd_attr_owner(o, &what, &ret);
+
+	if (!dir)
+		goto out;
+	sysfs_read_attrs(&o->sysfs, dir, &a, true);
+	print_attrs(&a, o->nonkey);
+	if (!strcmp(o->cmd, "list_hnd_attr")) {
+		struct tree *t = sysfs_read_tree(&o->sysfs, false);
+		const struct handler *h = tree_find_handler(t, o->arg);
+
+		printf("\nDevice creation parameters (-open_dev -attributes):\n");
+		for (size_t i = 0; h && i < h->params.n; i++)
+			printf("\t%s\n", h->params.v[i]);
+		tree_free(t);
+	}
+	for (size_t i = 0; i < a.n; i++) {
+		free(a.v[i].key);
+		free(a.v[i].value);
+	}
+	free(a.v);
+out:
+	free(dir);
+	free(what);
+	return ret;
+}
+
+/* -list_target, -list_group, -list_sessions [-driver D] [-target T] */
+static int list_targets(struct opts *o, const struct tree *t, char kind)
+{
+	const struct driver *fd = o->driver ?
+				  tree_find_driver(t, o->driver) : NULL;
+
+	if (o->driver && !fd)
+		return cmd_fail(EXIT_NOTFOUND,
+				"target driver '%s' does not exist", o->driver);
+	if (o->target && (!fd || !driver_find_target(fd, o->target)))
+		return o->driver ?
+			cmd_fail(EXIT_NOTFOUND,
+				 "target '%s' of driver '%s' does not exist",
+				 o->target, o->driver) :
+			cmd_need(o, NULL, "driver");
+	for (size_t i = 0; i < t->drivers.n; i++) {
+		const struct driver *d = t->drivers.v[i];
+
+		if (fd && fd != d)
+			continue;
+		printf("Driver: %s\n", d->name);
+		for (size_t j = 0; j < d->targets.n; j++) {
+			const struct target *tg = d->targets.v[j];
+			const struct attr *en = attr_find(&tg->attrs, "enabled");
+
+			if (o->target && strcmp(o->target, tg->name))
+				continue;
+			printf("\tTarget: %s%s\n", tg->name,
+			       en && !strcmp(en->value, "1") ? " (enabled)" : "");
+			if (kind == 's') {
+				char *rel = xasprintf("targets/%s/%s/sessions",
+						      d->name, tg->name);
+
+				printf("\t\tSessions: %d\n", tg->nsessions);
+				print_sessions(&o->sysfs, rel);
+				free(rel);
+			} else if (kind == 'g') {
+				for (size_t k = 0; k < tg->groups.n; k++) {
+					const struct group *g = tg->groups.v[k];
+
+					printf("\t\tGroup: %s\n", g->name);
+					print_luns((const lun_vec *)&g->luns,
+						   "\t\t\t");
+					for (size_t m = 0; m < g->inits.n; m++)
+						printf("\t\t\tINITIATOR %s\n",
+						       g->inits.v[m].name);
+				}
+			} else {
+				print_luns((const lun_vec *)&tg->luns, "\t\t");
+			}
+		}
+	}
+	return EXIT_OK;
+}
+
 int cmd_list(struct opts *o)
 {
-	struct tree *t = sysfs_read_tree(&o->sysfs, true);
 	const char *c = o->cmd + 5;
+	struct tree *t;
 	int ret = EXIT_OK;
 
+	if (strstr(c, "_attr"))
+		return list_attrs(o);
+	t = sysfs_read_tree(&o->sysfs, false);
 	if (!strcmp(c, "handler")) {
 		printf("%-24s %s\n", "Handler", "Devices");
 		for (size_t i = 0; i < t->handlers.n; i++)
@@ -132,113 +205,9 @@ int cmd_list(struct opts *o)
 			       t->drivers.v[i]->targets.n);
 	} else if (!strcmp(c, "target") || !strcmp(c, "group") ||
 		   !strcmp(c, "sessions")) {
-		for (size_t i = 0; i < t->drivers.n; i++) {
-			const struct driver *d = t->drivers.v[i];
-
-			if (o->driver && strcmp(o->driver, d->name))
-				continue;
-			printf("Driver: %s\n", d->name);
-			for (size_t j = 0; j < d->targets.n; j++) {
-				const struct target *tg = d->targets.v[j];
-				const struct attr *en =
-					attr_find(&tg->attrs, "enabled");
-
-				if (o->target && strcmp(o->target, tg->name))
-					continue;
-				printf("\tTarget: %s%s\n", tg->name,
-				       en && !strcmp(en->value, "1") ?
-				       " (enabled)" : "");
-				if (c[0] == 's') {
-					char *rel = xasprintf("targets/%s/%s/sessions",
-							      d->name, tg->name);
-
-					printf("\t\tSessions: %d\n",
-					       tg->nsessions);
-					print_sessions(&o->sysfs, rel);
-					free(rel);
-					continue;
-				}
-				if (c[0] == 'g') {
-					for (size_t k = 0; k < tg->groups.n; k++) {
-						const struct group *g =
-							tg->groups.v[k];
-
-						printf("\t\tGroup: %s\n", g->name);
-						print_luns((const lun_vec *)&g->luns,
-							   "\t\t\t");
-						for (size_t m = 0;
-						     m < g->inits.n; m++)
-							printf("\t\t\tINITIATOR %s\n",
-							       g->inits.v[m].name);
-					}
-				} else {
-					print_luns((const lun_vec *)&tg->luns,
-						   "\t\t");
-				}
-			}
-		}
-	} else if (!strcmp(c, "scst_attr")) {
-		print_attrs(&t->attrs, "SCST");
-	} else if (!strcmp(c, "hnd_attr")) {
-		const struct handler *h = tree_find_handler(t, o->arg);
-
-		if (h)
-			print_attrs(&h->attrs, h->name);
-		else
-			ret = notfound("handler '%s' does not exist%s", o->arg,
-				       "");
-	} else if (!strcmp(c, "dev_attr")) {
-		const struct device *d = tree_find_device(t, o->arg, NULL);
-
-		if (d)
-			print_attrs(&d->attrs, d->name);
-		else
-			ret = notfound("device '%s' does not exist%s", o->arg,
-				       "");
-	} else if (!strcmp(c, "drv_attr")) {
-		const struct driver *d = tree_find_driver(t, o->arg);
-
-		if (d)
-			print_attrs(&d->attrs, d->name);
-		else
-			ret = notfound("target driver '%s' does not exist%s",
-				       o->arg, "");
-	} else if (!strcmp(c, "tgt_attr")) {
-		const struct target *tg = find_tgt(t, o->driver, o->arg, &ret);
-
-		if (tg)
-			print_attrs(&tg->attrs, tg->name);
-	} else if (!strcmp(c, "grp_attr") || !strcmp(c, "lun_attr")) {
-		const struct target *tg = find_tgt(t, o->driver, o->target,
-						   &ret);
-		const struct group *g = NULL;
-
-		if (tg && (c[0] == 'g' || o->group)) {
-			g = target_find_group(tg, c[0] == 'g' ? o->arg :
-					      o->group);
-			if (!g) {
-				ret = notfound("group '%s' of target '%s' does not exist",
-					       c[0] == 'g' ? o->arg : o->group,
-					       tg->name);
-				tg = NULL;
-			}
-		}
-		if (tg && c[0] == 'g') {
-			print_attrs(&g->attrs, g->name);
-		} else if (tg) {
-			const struct lun *l = g ?
-				group_find_lun(g, strtoul(o->arg, NULL, 10)) :
-				target_find_lun(tg, strtoul(o->arg, NULL, 10));
-
-			if (l)
-				print_attrs(&l->attrs, o->arg);
-			else
-				ret = notfound("LUN %s does not exist%s",
-					       o->arg, "");
-		}
+		ret = list_targets(o, t, c[0]);
 	} else {
-		fprintf(stderr, "scstadmin: unknown command -%s\n", o->cmd);
-		ret = EXIT_USAGE;
+		ret = cmd_fail(EXIT_USAGE, "unknown command -%s", o->cmd);
 	}
 	tree_free(t);
 	return ret;

@@ -8,77 +8,85 @@
 
 #include "opts.h"
 
-enum arg_kind { NOARG, ARG };
-
+/** struct optdef - one option: a command (exactly one a run) or a modifier */
 struct optdef {
 	const char *name;
-	enum arg_kind kind;
+	const char *arg;	/* its argument's name in -h, NULL: none */
 	bool is_cmd;
-	size_t off;		/* into struct opts, for non-commands */
+	size_t off;		/* into struct opts, for modifiers */
 	const char *help;
 };
 
 #define O(f) offsetof(struct opts, f)
-#define CMD(n, k, h) { n, k, true, 0, h }
-#define MOD(n, k, f, h) { n, k, false, O(f), h }
+#define CMD(n, a, h) { n, a, true, 0, h }
+#define MOD(n, a, f, h) { n, a, false, O(f), h }
 
 static const struct optdef optdefs[] = {
-	CMD("config", ARG, "FILE      apply FILE (only the differences)"),
-	CMD("check_config", ARG, "FILE  parse and check FILE, show what -config would do"),
-	CMD("write_config", ARG, "FILE  save the running configuration (key attributes)"),
-	CMD("clear_config", NOARG, "      remove all configuration (needs -force)"),
-	CMD("list_handler", NOARG, "      list handlers"),
-	CMD("list_device", NOARG, "       list devices"),
-	CMD("list_driver", NOARG, "       list target drivers"),
-	CMD("list_target", NOARG, "       list targets [-driver D]"),
-	CMD("list_group", NOARG, "        list groups [-driver D] [-target T]"),
-	CMD("list_sessions", NOARG, "     list sessions"),
-	CMD("list_scst_attr", NOARG, "    list SCST attributes"),
-	CMD("list_hnd_attr", ARG, "H      list a handler's attributes"),
-	CMD("list_dev_attr", ARG, "DEV    list a device's attributes"),
-	CMD("list_drv_attr", ARG, "D      list a driver's attributes"),
-	CMD("list_tgt_attr", ARG, "T      list a target's attributes (-driver)"),
-	CMD("list_grp_attr", ARG, "G      list a group's attributes (-driver -target)"),
-	CMD("list_lun_attr", ARG, "N      list a LUN's attributes (-driver -target [-group])"),
-	CMD("set_scst_attr", NOARG, "     -attributes k=v,..."),
-	CMD("set_hnd_attr", ARG, "H       -attributes k=v,..."),
-	CMD("set_dev_attr", ARG, "DEV     -attributes k=v,..."),
-	CMD("set_drv_attr", ARG, "D       -attributes k=v,..."),
-	CMD("set_tgt_attr", ARG, "T       -driver D -attributes k=v,..."),
-	CMD("set_grp_attr", ARG, "G       -driver D -target T -attributes k=v,..."),
-	CMD("set_lun_attr", ARG, "N       -driver D -target T [-group G] -attributes k=v,..."),
-	CMD("set_init_attr", ARG, "I      -driver D -target T -group G -attributes k=v,..."),
-	CMD("open_dev", ARG, "NAME        -handler H [-attributes k=v,...]"),
-	CMD("close_dev", ARG, "NAME       -handler H"),
-	CMD("resync_dev", ARG, "NAME      re-read the device's size"),
-	CMD("add_target", ARG, "T         -driver D"),
-	CMD("rem_target", ARG, "T         -driver D"),
-	CMD("add_group", ARG, "G          -driver D -target T"),
-	CMD("rem_group", ARG, "G          -driver D -target T"),
-	CMD("add_init", ARG, "I           -driver D -target T -group G"),
-	CMD("rem_init", ARG, "I           -driver D -target T -group G"),
-	CMD("move_init", ARG, "I          -driver D -target T -group G -to G2"),
-	CMD("clear_inits", NOARG, "       -driver D -target T -group G"),
-	CMD("add_lun", ARG, "N            -driver D -target T [-group G] -device DEV [-attributes]"),
-	CMD("rem_lun", ARG, "N            -driver D -target T [-group G]"),
-	CMD("replace_lun", ARG, "N        -driver D -target T [-group G] -device DEV"),
-	CMD("clear_luns", NOARG, "        -driver D -target T [-group G]"),
-	CMD("enable_target", ARG, "T      -driver D"),
-	CMD("disable_target", ARG, "T     -driver D"),
-	MOD("handler", ARG, handler, "H"),
-	MOD("driver", ARG, driver, "D"),
-	MOD("target", ARG, target, "T"),
-	MOD("group", ARG, group, "G"),
-	MOD("device", ARG, device, "DEV"),
-	MOD("attributes", ARG, attributes, "k=v,k=v"),
-	MOD("to", ARG, to, "G2 (-move_init)"),
-	MOD("force", NOARG, force, "   allow removing what is in use"),
-	MOD("noprompt", NOARG, noprompt, "do not ask for confirmation"),
-	MOD("cont_on_err", NOARG, cont_on_err, "go on after a failed change"),
-	MOD("nonkey", NOARG, nonkey, "  -write_config: add non-key attributes as comments"),
-	MOD("dry_run", NOARG, dry_run, " show the changes without making them"),
-	{ NULL, NOARG, false, 0, NULL }
+	CMD("config", "FILE", "apply FILE (only the differences)"),
+	CMD("check_config", "FILE", "parse and check FILE, show what -config would do"),
+	CMD("write_config", "FILE", "save the running configuration (key attributes; - for stdout)"),
+	CMD("clear_config", NULL, "remove all configuration (needs -force)"),
+	CMD("list_handler", NULL, "list handlers"),
+	CMD("list_device", NULL, "list devices"),
+	CMD("list_driver", NULL, "list target drivers"),
+	CMD("list_target", NULL, "list targets and their LUNs [-driver D [-target T]]"),
+	CMD("list_group", NULL, "list groups [-driver D [-target T]]"),
+	CMD("list_sessions", NULL, "list sessions [-driver D [-target T]]"),
+	CMD("list_scst_attr", NULL, "list SCST's key attributes (all with -nonkey)"),
+	CMD("list_hnd_attr", "H", "list a handler's attributes and device parameters"),
+	CMD("list_dev_attr", "DEV", "list a device's attributes"),
+	CMD("list_drv_attr", "D", "list a driver's attributes"),
+	CMD("list_tgt_attr", "T", "list a target's attributes: -driver D"),
+	CMD("list_grp_attr", "G", "list a group's attributes: -driver D -target T"),
+	CMD("list_lun_attr", "N", "list a LUN's attributes: -driver D -target T [-group G]"),
+	CMD("list_init_attr", "I", "list an initiator's attributes: -driver D -target T -group G"),
+	CMD("set_scst_attr", NULL, "set SCST attributes: -attributes k=v,..."),
+	CMD("set_hnd_attr", "H", "-attributes k=v,..."),
+	CMD("set_dev_attr", "DEV", "-attributes k=v,..."),
+	CMD("set_drv_attr", "D", "-attributes k=v,..."),
+	CMD("set_tgt_attr", "T", "-driver D -attributes k=v,..."),
+	CMD("set_grp_attr", "G", "-driver D -target T -attributes k=v,..."),
+	CMD("set_lun_attr", "N", "-driver D -target T [-group G] -attributes k=v,..."),
+	CMD("set_init_attr", "I", "-driver D -target T -group G -attributes k=v,..."),
+	CMD("open_dev", "NAME", "-handler H [-attributes k=v,...]"),
+	CMD("close_dev", "NAME", "-handler H (-force if a LUN exports it)"),
+	CMD("resync_dev", "NAME", "re-read the device's size"),
+	CMD("add_target", "T", "-driver D"),
+	CMD("rem_target", "T", "-driver D"),
+	CMD("add_group", "G", "-driver D -target T"),
+	CMD("rem_group", "G", "-driver D -target T (-force if not empty)"),
+	CMD("add_init", "I", "-driver D -target T -group G"),
+	CMD("rem_init", "I", "-driver D -target T -group G"),
+	CMD("move_init", "I", "-driver D -target T -group G -to G2"),
+	CMD("clear_inits", NULL, "-driver D -target T -group G"),
+	CMD("add_lun", "N", "-driver D -target T [-group G] -device DEV [-attributes read_only=1]"),
+	CMD("rem_lun", "N", "-driver D -target T [-group G]"),
+	CMD("replace_lun", "N", "-driver D -target T [-group G] -device DEV [-attributes]"),
+	CMD("clear_luns", NULL, "-driver D -target T [-group G]"),
+	CMD("enable_target", "T", "-driver D"),
+	CMD("disable_target", "T", "-driver D"),
+	MOD("handler", "H", handler, "the device handler"),
+	MOD("driver", "D", driver, "the target driver"),
+	MOD("target", "T", target, "the target"),
+	MOD("group", "G", group, "the initiator group"),
+	MOD("device", "DEV", device, "the device of a LUN"),
+	MOD("attributes", "k=v,...", attributes, "attributes or add_device/LUN parameters"),
+	MOD("to", "G2", to, "-move_init: the group to move to"),
+	MOD("force", NULL, force, "remove what is in use; -config: re-open changed devices"),
+	MOD("noprompt", NULL, noprompt, "do not ask for confirmation"),
+	MOD("cont_on_err", NULL, cont_on_err, "go on after a failed change (exit status still 3)"),
+	MOD("nonkey", NULL, nonkey, "non-key attributes too (-write_config: as comments)"),
+	MOD("dry_run", NULL, dry_run, "show the changes without making them"),
+	{ NULL, NULL, false, 0, NULL }
 };
+
+static void usage_line(FILE *f, const char *name, const char *arg,
+		       const char *help)
+{
+	int n = fprintf(f, "  -%s%s%s", name, arg ? " " : "", arg ? arg : "");
+
+	fprintf(f, "%*s%s\n", n < 24 ? 24 - n : 1, "", help);
+}
 
 void usage(FILE *f)
 {
@@ -87,15 +95,18 @@ void usage(FILE *f)
 		"\nCommands:\n");
 	for (const struct optdef *d = optdefs; d->name; d++)
 		if (d->is_cmd)
-			fprintf(f, "  -%s %s\n", d->name, d->help);
+			usage_line(f, d->name, d->arg, d->help);
+	usage_line(f, "h, -help", NULL, "show this help");
 	fprintf(f, "\nModifiers:\n");
 	for (const struct optdef *d = optdefs; d->name; d++)
 		if (!d->is_cmd)
-			fprintf(f, "  -%s %s\n", d->name, d->help);
+			usage_line(f, d->name, d->arg, d->help);
+	usage_line(f, "sysfs_root", "DIR",
+		   "the management tree (also --sysfs-root, $SCST_SYSFS_ROOT)");
 	fprintf(f,
-		"\nThe management tree is %s, or $SCST_SYSFS_ROOT, or --sysfs-root DIR.\n"
+		"\nThe management tree is %s unless given.\n"
 		"Exit status: 0 ok, 1 usage, 2 configuration file error, 3 sysfs\n"
-		"operation failed, 4 no such object or attribute, 5 refused (in use,\n"
+		"write failed, 4 no such object or attribute, 5 refused (in use,\n"
 		"needs -force), 6 SCST not loaded. See scstadmin(1).\n",
 		SCST_DEFAULT_ROOT);
 }
@@ -132,7 +143,7 @@ static int parse_args(int argc, char **argv, struct opts *o,
 				argv[i]);
 			return EXIT_USAGE;
 		}
-		if (d->kind == ARG && (i + 1 == argc)) {
+		if (d->arg && (i + 1 == argc)) {
 			fprintf(stderr, "scstadmin: -%s needs an argument\n",
 				d->name);
 			return EXIT_USAGE;
@@ -146,9 +157,9 @@ static int parse_args(int argc, char **argv, struct opts *o,
 			}
 			if (!o->cmd)
 				o->cmd = d->name;
-			if (d->kind == ARG)
+			if (d->arg)
 				o->arg = argv[++i];
-		} else if (d->kind == ARG) {
+		} else if (d->arg) {
 			*(const char **)((char *)o + d->off) = argv[++i];
 		} else {
 			*(bool *)((char *)o + d->off) = true;

@@ -16,6 +16,23 @@ struct opts {
 };
 
 void usage(FILE *f);
+
+/* cmds.c */
+/* Print "scstadmin: MESSAGE" to stderr; returns @code. */
+int cmd_fail(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* EXIT_USAGE with "-CMD needs -NAME" if @val is NULL, else 0. */
+int cmd_need(const struct opts *o, const char *val, const char *name);
+/* Parse a LUN number (0 to SCST_MAX_LUN); EXIT_USAGE with a message. */
+int cmd_lun_number(const char *s, unsigned long *n);
+/*
+ * The directory (relative to the root) of the object a -set_*_attr or
+ * -list_*_attr command names, with @what naming it for messages; NULL
+ * with *ret set and a message printed when it does not exist.
+ */
+char *cmd_attr_owner(const struct opts *o, char **what, int *ret);
+
+/* list.c */
 int cmd_list(struct opts *o);
 
 #endif

@@ -123,6 +123,12 @@ struct group *target_find_group(const struct target *t, const char *name);
 struct lun *lun_add(void *luns_vec, unsigned long num, const char *dev);
 struct lun *target_find_lun(const struct target *t, unsigned long num);
 struct lun *group_find_lun(const struct group *g, unsigned long num);
+/*
+ * Whether a LUN exports device @dev (only on targets with sessions if
+ * @with_sessions); if so @where names the first one ("LUN 0 of target T").
+ */
+bool tree_dev_lun(const struct tree *t, const char *dev, bool with_sessions,
+		  char *where, size_t len);
 bool group_has_init(const struct group *g, const char *name);
 bool handler_has_param(const struct handler *h, const char *p);
 void tree_sort(struct tree *t);
@@ -156,6 +162,8 @@ int sysfs_open(struct sysfs *s, const char *root);
 void sysfs_close(struct sysfs *s);
 char *sysfs_path(const struct sysfs *s, const char *rel);
 bool sysfs_exists(const struct sysfs *s, const char *rel);
+/* A regular file with a write permission bit (the kernel has a store). */
+bool sysfs_writable(const struct sysfs *s, const char *rel);
 /* Read an attribute: value (first lines) and whether it ends in [key]. */
 int sysfs_read_attr(const struct sysfs *s, const char *rel, char **value,
 		    bool *is_key);
@@ -181,7 +189,11 @@ struct action {
 	char *desc;		/* for the user */
 	bool is_attr;		/* an attribute write: skipped if equal */
 	bool in_use;		/* removes something a session uses */
+	bool recreate;		/* closes a device to re-open it */
 };
+
+/* Why an action needs -force, or NULL. */
+const char *action_force_reason(const struct action *a);
 typedef VEC(struct action) action_vec;
 
 struct diff_opts {
@@ -195,6 +207,12 @@ typedef VEC(char *) str_vec;
  * at the two trees. Returns 0, or -1 with @err set for a change that
  * cannot be made (handler or driver not loaded...). Warnings about
  * things that are left as they are go to @warnings.
+ *
+ * A device whose creation parameters (the handler's add_device
+ * parameters that are read-only in sysfs) differ from the file is closed
+ * and re-opened with the file's (actions marked recreate), and the LUNs
+ * that exported it are added again, also on drivers the file leaves
+ * alone.
  */
 int diff_trees(const struct tree *want, const struct tree *live,
 	       const struct diff_opts *o, action_vec *out,

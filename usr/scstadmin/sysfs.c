@@ -63,6 +63,26 @@ bool sysfs_exists(const struct sysfs *s, const char *rel)
 	return r;
 }
 
+/*
+ * Permission bits, not access(2): root may write any file of a fake tree
+ * and passes access(W_OK) even on sysfs files that have no store method.
+ */
+static bool sysfs_mode(const struct sysfs *s, const char *rel, mode_t bits)
+{
+	char *p = sysfs_path(s, rel);
+	struct stat st;
+	bool r = stat(p, &st) == 0 && S_ISREG(st.st_mode) &&
+		 (st.st_mode & bits);
+
+	free(p);
+	return r;
+}
+
+bool sysfs_writable(const struct sysfs *s, const char *rel)
+{
+	return sysfs_mode(s, rel, 0222);
+}
+
 /* Read a whole file, at most ATTR_MAX bytes; NULL with errno on failure. */
 static char *read_file(const char *path)
 {
@@ -265,23 +285,23 @@ int sysfs_read_attrs(const struct sysfs *s, const char *rel, attr_vec *a,
 
 	list_dir(s, rel, ENT_FILE, &files);
 	for (size_t i = 0; i < files.n; i++) {
-		char *ar, *val, *p;
+		char *ar, *val;
 		bool key;
 		struct attr *at;
 
 		if (skip_attr(files.v[i]))
 			continue;
 		ar = xasprintf("%s/%s", rel, files.v[i]);
-		if (sysfs_read_attr(s, ar, &val, &key)) {
+		/* write-only files (resync_size...) are commands */
+		if (!sysfs_mode(s, ar, 0444) ||
+		    sysfs_read_attr(s, ar, &val, &key)) {
 			free(ar);
-			continue;	/* write-only (resync_size...) */
+			continue;
 		}
 		if (key || all) {
 			at = attr_add(a, files.v[i], val);
 			at->is_key = key;
-			p = sysfs_path(s, ar);
-			at->writable = access(p, W_OK) == 0;
-			free(p);
+			at->writable = sysfs_writable(s, ar);
 		}
 		free(val);
 		free(ar);

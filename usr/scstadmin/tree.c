@@ -282,6 +282,49 @@ struct lun *group_find_lun(const struct group *g, unsigned long num)
 	return find_lun((const lun_vec *)&g->luns, num);
 }
 
+/* The first LUN of @v that exports @dev, or NULL. */
+static const struct lun *lun_of_dev(const lun_vec *v, const char *dev)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (strcmp(v->v[i]->dev, dev) == 0)
+			return v->v[i];
+	return NULL;
+}
+
+bool tree_dev_lun(const struct tree *t, const char *dev, bool with_sessions,
+		  char *where, size_t len)
+{
+	for (size_t i = 0; i < t->drivers.n; i++) {
+		const struct driver *d = t->drivers.v[i];
+
+		for (size_t j = 0; j < d->targets.n; j++) {
+			const struct target *tg = d->targets.v[j];
+			const struct lun *l;
+
+			if (with_sessions && !tg->nsessions)
+				continue;
+			l = lun_of_dev((const lun_vec *)&tg->luns, dev);
+			if (l) {
+				snprintf(where, len, "LUN %lu of target %s (%s)",
+					 l->num, tg->name, d->name);
+				return true;
+			}
+			for (size_t k = 0; k < tg->groups.n; k++) {
+				const struct group *g = tg->groups.v[k];
+
+				l = lun_of_dev((const lun_vec *)&g->luns, dev);
+				if (l) {
+					snprintf(where, len,
+						 "LUN %lu of group %s of target %s (%s)",
+						 l->num, g->name, tg->name, d->name);
+					return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
 bool group_has_init(const struct group *g, const char *name)
 {
 	for (size_t i = 0; i < g->inits.n; i++)

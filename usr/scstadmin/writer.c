@@ -23,9 +23,14 @@ static void put_value(FILE *f, const char *v)
 	fputc('"', f);
 }
 
+/*
+ * Key attributes as "key value"; with @nonkey the others follow as
+ * comments ("# key value"), so the file documents them and still applies
+ * to the same state.
+ */
 static void put_attrs(FILE *f, const attr_vec *a, int ind, bool nonkey)
 {
-	bool any = false;
+	size_t keys = 0, others = 0;
 
 	for (size_t i = 0; i < a->n; i++) {
 		if (!a->v[i].is_key)
@@ -33,16 +38,16 @@ static void put_attrs(FILE *f, const attr_vec *a, int ind, bool nonkey)
 		fprintf(f, "%.*s%s ", ind, "\t\t\t\t\t", a->v[i].key);
 		put_value(f, a->v[i].value);
 		fputc('\n', f);
+		keys++;
 	}
 	if (!nonkey)
 		return;
 	for (size_t i = 0; i < a->n; i++) {
 		if (a->v[i].is_key)
 			continue;
-		if (!any)
-			fprintf(f, "\n%.*s# Non-key attributes\n", ind,
-				"\t\t\t\t\t");
-		any = true;
+		if (!others++)
+			fprintf(f, "%s%.*s# Non-key attributes\n",
+				keys ? "\n" : "", ind, "\t\t\t\t\t");
 		fprintf(f, "%.*s# %s ", ind, "\t\t\t\t\t", a->v[i].key);
 		put_value(f, a->v[i].value);
 		fputc('\n', f);
