@@ -807,14 +807,21 @@ static void scst_finish_unregister_session(struct scst_session *sess)
 	scst_abort_sess_cmds_and_wait(sess);
 	wait_event(scst_tmf_waitq, atomic_read(&sess->active_tmfs) == 0);
 
+	/*
+	 * The directory goes with the name, under scst_mutex: a session
+	 * registering meanwhile may take the name again (a new channel of
+	 * the same initiator) and must find the directory gone. (The
+	 * session's attributes take no lock, so removing them here cannot
+	 * wait on scst_mutex.)
+	 */
 	mutex_lock(&scst_mutex);
+	scst_sysfs_sess_del(sess);
 	list_del(&sess->tgt_entry);
 	scst_sess_free_map(sess);
 	mutex_unlock(&scst_mutex);
 
 	pr_info("session %s unregistered from %s/%s\n", sess->sess_name,
 		tgt->tgtt->name, tgt->name);
-	scst_sysfs_sess_del(sess);
 	if (done)
 		done(sess);
 	scst_sysfs_sess_free(sess);

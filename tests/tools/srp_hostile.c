@@ -101,12 +101,17 @@
 
 /* §6.7: TASK MANAGEMENT FUNCTION. */
 #define TMF_ABORT_TASK		0x01
+#define TMF_ABORT_TASK_SET	0x02
+#define TMF_CLEAR_TASK_SET	0x04
+#define TMF_LUN_RESET		0x08
+#define TMF_CLEAR_ACA		0x40
 
 /* §6.9: SRP_RSP flags and RSP_CODE. */
 #define RSP_RSPVALID		0x01
 #define RSP_SNSVALID		0x02
 #define RSP_CODE_COMPLETE	0x00
 #define RSP_CODE_NOT_SUPPORTED	0x04
+#define RSP_CODE_FAILED		0x05
 
 /* SAM-5 status, SPC-4 sense keys. */
 #define ST_GOOD			0x00
@@ -1996,9 +2001,9 @@ static int c_ext_table_bogus_rkey(struct tcase *t)
 	return 0;
 }
 
-/* An SRP_TSK_MGMT (§6.7). */
-static int tmf(struct tcase *t, uint8_t func, uint64_t task_tag,
-	       uint8_t want_code)
+/* An SRP_TSK_MGMT (§6.7) to @lun. */
+static int tmf_lun(struct tcase *t, unsigned int lun, uint8_t func,
+		   uint64_t task_tag, uint8_t want_code)
 {
 	uint8_t iu[TSK_MGMT_LEN] = { SRP_TSK_MGMT };
 	uint64_t tag = next_tag++;
@@ -2008,7 +2013,7 @@ static int tmf(struct tcase *t, uint8_t func, uint64_t task_tag,
 	if (ensure_conn(t))
 		return -1;
 	put_be64(iu + 8, tag);
-	lun_encode(iu + 20, 0);
+	lun_encode(iu + 20, lun);
 	iu[30] = func;
 	put_be64(iu + 32, task_tag);
 	if (request(t, iu, sizeof(iu), tag, &r))
@@ -2027,6 +2032,12 @@ static int tmf(struct tcase *t, uint8_t func, uint64_t task_tag,
 	return 0;
 }
 
+static int tmf(struct tcase *t, uint8_t func, uint64_t task_tag,
+	       uint8_t want_code)
+{
+	return tmf_lun(t, 0, func, task_tag, want_code);
+}
+
 /* §6.9 table: 04h, TASK MANAGEMENT FUNCTION NOT SUPPORTED. */
 static int c_tmf_unknown(struct tcase *t)
 {
@@ -2038,6 +2049,35 @@ static int c_tmf_abort_none(struct tcase *t)
 {
 	return tmf(t, TMF_ABORT_TASK, 0x1234567890abcdefULL,
 		   RSP_CODE_COMPLETE);
+}
+
+/* SAM-5 §7.3, §7.4: with no task in the set, both complete. */
+static int c_tmf_abort_task_set(struct tcase *t)
+{
+	return tmf(t, TMF_ABORT_TASK_SET, 0, RSP_CODE_COMPLETE);
+}
+
+static int c_tmf_clear_task_set(struct tcase *t)
+{
+	return tmf(t, TMF_CLEAR_TASK_SET, 0, RSP_CODE_COMPLETE);
+}
+
+/* SAM-5 §7.7: LUN RESET completes; the next command sees a UA. */
+static int c_tmf_lun_reset(struct tcase *t)
+{
+	return tmf(t, TMF_LUN_RESET, 0, RSP_CODE_COMPLETE);
+}
+
+/* NACA is 0 in the target's INQUIRY data: there is no ACA to clear. */
+static int c_tmf_clear_aca(struct tcase *t)
+{
+	return tmf(t, TMF_CLEAR_ACA, 0, RSP_CODE_NOT_SUPPORTED);
+}
+
+/* A LUN RESET of a LUN that is not mapped fails (§6.9: 05h). */
+static int c_tmf_lun_reset_unmapped(struct tcase *t)
+{
+	return tmf_lun(t, 200, TMF_LUN_RESET, 0, RSP_CODE_FAILED);
 }
 
 /*
@@ -2208,6 +2248,16 @@ static const struct hcase cases[] = {
 	  "SRP_TSK_MGMT function 0x7f: SRP_RSP RSP_CODE 04h (not supported)" },
 	{ "tmf-abort-nonexistent", c_tmf_abort_none,
 	  "ABORT TASK of an unknown tag: SRP_RSP RSP_CODE 00h (complete)" },
+	{ "tmf-abort-task-set", c_tmf_abort_task_set,
+	  "ABORT TASK SET: SRP_RSP RSP_CODE 00h (complete)" },
+	{ "tmf-clear-task-set", c_tmf_clear_task_set,
+	  "CLEAR TASK SET: SRP_RSP RSP_CODE 00h (complete)" },
+	{ "tmf-lun-reset", c_tmf_lun_reset,
+	  "LUN RESET: SRP_RSP RSP_CODE 00h (complete), then a UNIT ATTENTION" },
+	{ "tmf-clear-aca", c_tmf_clear_aca,
+	  "CLEAR ACA without ACA support: SRP_RSP RSP_CODE 04h (not supported)" },
+	{ "tmf-lun-reset-unmapped", c_tmf_lun_reset_unmapped,
+	  "LUN RESET of unmapped LUN 200: SRP_RSP RSP_CODE 05h (failed)" },
 	{ "cmd-ext-table-valid", c_ext_table_valid,
 	  "READ of 2 blocks through a table fetched from us (control): GOOD, data as written" },
 	{ "cmd-ext-table-read-bad-len", c_ext_table_read_bad,

@@ -4,7 +4,8 @@
 # Our SRP target (scst_srpt) serving Linux' ib_srp over Soft-RoCE with an
 # RDMA/CM login: the target per port GID and its attributes, a login
 # refused while the target is disabled or for a wrong id_ext, blockio,
-# fileio and nullio LUNs checked with sg3_utils and fio --verify (immediate
+# fileio and nullio LUNs checked with the core test's sg3_utils checks
+# (lib/scsi.sh) and fio --verify (immediate
 # data, RDMA READ and RDMA WRITE paths, 512 B to 1 MiB requests, queue
 # depth 1 and 32), task management (LUN reset), disabling the target with
 # sessions (they close; the initiator reconnects once it is re-enabled),
@@ -15,6 +16,7 @@
 . /tests/lib/srp.sh
 . /tests/lib/fio.sh
 . /tests/lib/srpt.sh
+. /tests/lib/scsi.sh
 
 run modprobe -a sd_mod sg
 run modprobe brd rd_nr=1 rd_size=262144
@@ -44,11 +46,11 @@ assert_eq "$(attr_value "$T/port_id")" "0x$guid$guid" "port_id"
 # --- devices and LUNs -------------------------------------------------------
 H=$SCST/handlers
 mgmt $H/vdisk_blockio/mgmt "add_device disk_bio filename=/dev/ram0"
-mgmt $H/vdisk_fileio/mgmt "add_device disk_fio filename=/tmp/fileio.img"
+mgmt $H/vdisk_fileio/mgmt "add_device disk_fio filename=/tmp/fileio.img; thin_provisioned=1"
 mgmt $H/vdisk_nullio/mgmt "add_device disk_null size_mb=1024"
 mgmt "$T/luns/mgmt" "add disk_bio 0"
 mgmt "$T/luns/mgmt" "add disk_fio 1"
-mgmt "$T/luns/mgmt" "add disk_null 2"
+mgmt "$T/luns/mgmt" "add disk_null 2 read_only=1"
 
 # --- refused logins ----------------------------------------------------------
 srpt_login_fails "$id" "$id"			# target disabled
@@ -81,18 +83,13 @@ for s in $(srpt_sessions "$T"); do
 	assert_eq "$(attr_value "$T/sessions/$s/initiator_name")" "$RXE_TARGET_IP" "initiator_name of $s"
 done
 
-# --- SCSI ----------------------------------------------------------------------
-inq=$(ua_retry sg_inq "$bio") || fail "sg_inq $bio"
-echo "$inq" | grep -E 'Vendor identification|Product identification'
-grep -q 'Vendor identification: SCST_BIO' <<< "$inq" || fail "blockio vendor: $inq"
-grep -q 'Product identification: disk_bio' <<< "$inq" || fail "blockio product"
-grep -q 'Vendor identification: SCST_FIO' <<< "$(ua_retry sg_inq "$fio")" || fail "fileio vendor"
-grep -q 'Vendor identification: SCST_FIO' <<< "$(ua_retry sg_inq "$null")" || fail "nullio vendor"
-grep -q 'Number of logical blocks=524288' <<< "$(ua_retry sg_readcap "$bio")" || fail "blockio capacity"
-assert_eq "$(grep -c '^    000[0-2]' <<< "$(ua_retry sg_luns "$bio")")" 3 "REPORT LUNS entries"
-run ua_retry sg_vpd --page=0x83 "$bio"
-run ua_retry sg_turs "$null"
-run ua_retry sg_sync "$bio"
+# --- SCSI: the core test's sg3_utils checks, through SRP -------------------------
+# Each channel is an I_T nexus with its own POWER ON unit attention, and
+# blk-mq sends a CPU's commands down its own channel: consume them all.
+for lun in 0 1 2; do
+	srpt_clear_ua_all_channels "$(lun_sg "$SRP_HOST" $lun)"
+done
+scsi_checks "$bio" "$fio" "$null" "$(lun_sg "$SRP_HOST" 2)"
 
 # --- data ------------------------------------------------------------------------
 fio_run verify-qd1 --filename="$bio" --ioengine=libaio --direct=1 \
@@ -112,9 +109,9 @@ dd if="$null" bs=1M count=4 iflag=direct status=none | cmp -s - <(head -c 419430
 fio_run randread-qd32 --filename="$bio" --ioengine=libaio --direct=1 \
 	--rw=randread --bs=4k --iodepth=32 --time_based --runtime=10 --readonly
 echo "SRPT: scst_srpt brd 4k randread qd32 iops=$FIO_IOPS cpu_us_per_io=$FIO_CPU_US_PER_IO"
-fio_run randwrite-qd32 --filename="$null" --ioengine=libaio --direct=1 \
-	--rw=randwrite --bs=4k --iodepth=32 --time_based --runtime=5
-echo "SRPT: scst_srpt nullio 4k randwrite qd32 iops=$FIO_IOPS cpu_us_per_io=$FIO_CPU_US_PER_IO"
+fio_run randread-null-qd32 --filename="$null" --ioengine=libaio --direct=1 \
+	--rw=randread --bs=4k --iodepth=32 --time_based --runtime=5 --readonly
+echo "SRPT: scst_srpt nullio 4k randread qd32 iops=$FIO_IOPS cpu_us_per_io=$FIO_CPU_US_PER_IO"
 
 # --- task management: LUN RESET through the SCSI error handler's ioctl -------------
 sgdev=$(lun_sg "$SRP_HOST" 0)

@@ -90,11 +90,7 @@ count_in_dmesg() {
 # Each channel is an I_T nexus with its own POWER ON unit attention: clear
 # them all (blk-mq maps each CPU to its own channel), or a READ below could
 # end with that UA instead of its timeout.
-for cpu in $(seq 0 $(($(nproc) - 1))); do
-	for i in 1 2 3; do
-		taskset -c "$cpu" sg_turs "$slow_sg" > /dev/null 2>&1 && break
-	done
-done
+srpt_clear_ua_all_channels "$slow_sg"
 aborts_answered() {
 	[ "$(count_in_dmesg 'ABORT TASK (LUN 1, tag')" -ge "$1" ]
 }

@@ -72,6 +72,18 @@ srpt_wait_lun() {
 	wait_for 30 "LUN $1 of SRP host $SRP_HOST" srpt_lun_ready "$1"
 }
 
+# srpt_clear_ua_all_channels SG: consume the unit attentions of a LUN on
+# every channel: ib_srp maps each CPU to a channel of its own (blk-mq), so
+# TEST UNIT READY from each CPU until it succeeds.
+srpt_clear_ua_all_channels() {
+	local cpu i
+	for cpu in $(seq 0 $(($(nproc) - 1))); do
+		for i in 1 2 3 4 5; do
+			taskset -c "$cpu" sg_turs "$1" > /dev/null 2>&1 && break
+		done
+	done
+}
+
 # ua_retry CMD...: run an sg3_utils command, again while it fails with a
 # UNIT ATTENTION: each RDMA channel is an I_T nexus of its own, with its
 # own POWER ON OCCURRED, and the command may go through any of them.
