@@ -965,21 +965,21 @@ void srpt_rdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 
 /*
  * May we sleep here? rdma_rw_ctx_init() allocates with GFP_KERNEL, and the
- * core may call ->xmit_response() in atomic context (a bio completion of
- * vdisk_blockio); such calls continue in srpt_wq.
- * NEEDS-CORE: a template flag, as SCST's xmit_response_atomic and
- * rdy_to_xfer_atomic, by which a driver asks for process context; or
- * scst.h stating that ->rdy_to_xfer() is always called in process context
- * (it is, from scst_process_cmd()).
+ * core may call ->xmit_response() in atomic context (scst.h: a bio
+ * completion of vdisk_blockio on a real disk); such calls continue in
+ * srpt_wq, but only when there is data-in to map: a response alone is
+ * posted at once. (A template flag asking the core for process context,
+ * as SCST's xmit_response_atomic, would move every such response.)
+ * ->rdy_to_xfer() is always called in process context (scst.h).
  */
 static bool srpt_may_sleep(void)
 {
 	return preemptible();
 }
 
-static void srpt_defer(struct srpt_send_ioctx *ioctx, bool rdy)
+static void srpt_defer_xmit(struct srpt_send_ioctx *ioctx)
 {
-	ioctx->work_rdy = rdy;
+	ioctx->work_rdy = false;
 	queue_work(srpt_wq, &ioctx->work);
 }
 
@@ -1144,10 +1144,7 @@ int srpt_rdy_to_xfer(struct scst_cmd *cmd)
 		scst_rx_data(cmd, -ECONNABORTED, SCST_CONTEXT_ATOMIC);
 		return 0;
 	}
-	if (!srpt_may_sleep()) {
-		srpt_defer(ioctx, true);
-		return 0;
-	}
+	might_sleep();
 	srpt_do_rdy_to_xfer(ioctx, SCST_CONTEXT_DIRECT);
 	return 0;
 }
@@ -1274,7 +1271,7 @@ int srpt_xmit_response(struct scst_cmd *cmd)
 		return 0;
 	}
 	if (srpt_data_in_len(ioctx) && !srpt_may_sleep()) {
-		srpt_defer(ioctx, false);
+		srpt_defer_xmit(ioctx);
 		return 0;
 	}
 	srpt_do_xmit(ioctx);
