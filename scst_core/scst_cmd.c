@@ -272,15 +272,30 @@ void scst_rx_data(struct scst_cmd *cmd, int status,
 {
 	if (status) {
 		/* SPC-4: DATA PHASE ERROR */
-		scst_set_cmd_error(cmd, SCST_SENSE_CODE(SCST_SK_ABORTED_COMMAND,
-							0x4b, 0x00));
-		cmd->state = SCST_CMD_STATE_XMIT;
-	} else {
-		cmd->state = SCST_CMD_STATE_TASK_SET;
+		scst_rx_data_error(cmd, SCST_SENSE_CODE(SCST_SK_ABORTED_COMMAND,
+							0x4b, 0x00), ctx);
+		return;
 	}
+	cmd->state = SCST_CMD_STATE_TASK_SET;
 	scst_continue(cmd, ctx);
 }
 EXPORT_SYMBOL_GPL(scst_rx_data);
+
+/**
+ * scst_rx_data_error() - the data-out buffer of a command cannot be had
+ * @cmd: the command; it ends with CHECK CONDITION, without executing
+ * @sense_code: SCST_SENSE_* code the transport chose (e.g. SRP's INVALID
+ *	FIELD IN COMMAND INFORMATION UNIT for a descriptor it cannot use)
+ * @ctx: the caller's context
+ */
+void scst_rx_data_error(struct scst_cmd *cmd, u32 sense_code,
+			enum scst_exec_context ctx)
+{
+	scst_set_cmd_error(cmd, sense_code);
+	cmd->state = SCST_CMD_STATE_XMIT;
+	scst_continue(cmd, ctx);
+}
+EXPORT_SYMBOL_GPL(scst_rx_data_error);
 
 /* ---------------------------------------------------------------------- */
 /* INIT: LUN, unit attentions, parse, access checks                       */

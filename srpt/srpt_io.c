@@ -1105,14 +1105,14 @@ static void srpt_do_rdy_to_xfer(struct srpt_send_ioctx *ioctx,
 		srpt_fetch_table(ioctx, true);
 		return;
 	}
-	/*
-	 * NEEDS-CORE: scst_rx_data() with a sense code: a descriptor table
-	 * we cannot use should end with INVALID FIELD IN COMMAND INFORMATION
-	 * UNIT, not DATA PHASE ERROR. Until then srpt_do_xmit() puts the
-	 * former in the SRP_RSP.
-	 */
-	n_wr = ioctx->ext_failed ? -EIO :
-	       srpt_alloc_rw_ctxs(ioctx, cmd->bufflen, DMA_FROM_DEVICE);
+	if (ioctx->ext_failed) {
+		/* SRP r16a 5.5.3: a descriptor table we could not read or use */
+		srpt_put_recv(ioctx);
+		ioctx->state = SRPT_IOCTX_DATA_IN;
+		scst_rx_data_error(cmd, SRP_IU_SENSE_INVALID_IU, ctx);
+		return;
+	}
+	n_wr = srpt_alloc_rw_ctxs(ioctx, cmd->bufflen, DMA_FROM_DEVICE);
 	srpt_put_recv(ioctx);
 	if (n_wr < 0) {
 		pr_warn_ratelimited("%s: tag 0x%llx: cannot map %u bytes of data-out (%d)\n",
@@ -1196,12 +1196,11 @@ static void srpt_do_xmit(struct srpt_send_ioctx *ioctx)
 		return;
 	}
 	resid = scst_cmd_resid(cmd);
-	if (ioctx->ext_failed && (xfer || ioctx->dir == SRP_IU_DIR_WRITE)) {
+	if (ioctx->ext_failed && xfer) {
 		/*
-		 * SRP r16a 5.5.3: a table we could not read or use. For
-		 * data-out the core saw only a failed transfer (DATA PHASE
-		 * ERROR, see srpt_do_rdy_to_xfer()): the initiator gets the
-		 * same answer as for data-in.
+		 * SRP r16a 5.5.3: a data-in table we could not read or use,
+		 * found only after the core executed the command (a data-out
+		 * one ended it before, through scst_rx_data_error()).
 		 */
 		xfer = 0;
 		status = SCST_STATUS_CHECK_CONDITION;

@@ -552,6 +552,8 @@ static inline void scst_cmd_set_tgt_sg(struct scst_cmd *cmd,
 void scst_cmd_init_done(struct scst_cmd *cmd, enum scst_exec_context ctx);
 void scst_rx_data(struct scst_cmd *cmd, int status,
 		  enum scst_exec_context ctx);
+void scst_rx_data_error(struct scst_cmd *cmd, u32 sense_code,
+			enum scst_exec_context ctx);
 void scst_tgt_cmd_done(struct scst_cmd *cmd, enum scst_exec_context ctx);
 bool scst_cmd_aborted(const struct scst_cmd *cmd);
 /* residual: data-in/out length the transport announced minus what moved */
