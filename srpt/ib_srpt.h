@@ -367,7 +367,7 @@ struct srpt_thread {
  *	of @recv_wait when the channel goes LIVE
  * @cm_mutex: serializes accepting and disconnecting
  * @close_work: disconnects the channel in process context; delayed while
- *	an SRP_T_LOGOUT is on its way (srpt_send_t_logout())
+ *	an SRP_T_LOGOUT is on its way (srpt_logout_and_close())
  * @release_work: drains and releases the channel (DISCONNECTING ->
  *	DRAINING -> RELEASED)
  * @tgt_entry: on @tgt->ch_list (under srpt_mutex)
@@ -552,7 +552,6 @@ void srpt_put_send_ioctx(struct srpt_send_ioctx *ioctx);
 void srpt_put_recv(struct srpt_send_ioctx *ioctx);
 int srpt_post_send_iu(struct srpt_send_ioctx *ioctx, u32 len);
 void srpt_repost_recv(struct srpt_recv_ioctx *recv);
-int srpt_send_t_logout(struct srpt_rdma_ch *ch, u32 reason);
 void srpt_logout_and_close(struct srpt_rdma_ch *ch, u32 reason);
 int srpt_rdy_to_xfer(struct scst_cmd *cmd);
 int srpt_xmit_response(struct scst_cmd *cmd);

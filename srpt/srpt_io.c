@@ -543,7 +543,7 @@ int srpt_post_send_iu(struct srpt_send_ioctx *ioctx, u32 len)
  *
  * Return: 0 if SRP_T_LOGOUT was posted.
  */
-int srpt_send_t_logout(struct srpt_rdma_ch *ch, u32 reason)
+static int srpt_send_t_logout(struct srpt_rdma_ch *ch, u32 reason)
 {
 	struct srpt_send_ioctx *ioctx;
 	int len;
@@ -579,10 +579,10 @@ int srpt_send_t_logout(struct srpt_rdma_ch *ch, u32 reason)
  */
 void srpt_logout_and_close(struct srpt_rdma_ch *ch, u32 reason)
 {
+	/* armed first: the SEND may complete before we get further */
+	srpt_ch_close_after(ch, SRPT_T_LOGOUT_TIMEOUT);
 	if (srpt_send_t_logout(ch, reason))
 		srpt_ch_close_async(ch);
-	else
-		srpt_ch_close_after(ch, SRPT_T_LOGOUT_TIMEOUT);
 }
 
 /*

@@ -14,9 +14,6 @@
 
 #include "ib_srpt.h"
 
-/* An IU holds its TAG in bytes 8-15 (SRP r16a 5.1). */
-#define SRPT_IU_TAG_END		16
-
 /* Send the SRP_RSP of a task management request. */
 static void srpt_tm_rsp(struct srpt_send_ioctx *ioctx, u8 rsp_code)
 {
@@ -84,38 +81,27 @@ static u8 srpt_tm_rsp_code(enum scst_tmf_response status)
  * @ch: the channel
  * @recv: its receive buffer; reposted here
  * @ioctx: a send context for the request and its response
+ *
+ * The caller checked the IU's type and length (srp_iu_opcode(); a short
+ * one logs the initiator out), so only the function can be wrong here.
  */
 void srpt_handle_tsk_mgmt(struct srpt_rdma_ch *ch,
 			  struct srpt_recv_ioctx *recv,
 			  struct srpt_send_ioctx *ioctx)
 {
-	u32 byte_len = recv->byte_len;
 	struct srp_tsk_mgmt_info tm;
 	struct scst_mgmt_cmd *mcmd;
 	enum scst_tmf fn;
 	u64 lun;
 	int ret;
 
-	ret = srp_parse_tsk_mgmt(recv->buf, byte_len, &tm);
+	ret = srp_parse_tsk_mgmt(recv->buf, recv->byte_len, &tm);
 	/* an SRQ buffer may be reused at once: nothing of it from here on */
 	srpt_repost_recv(recv);
 	ioctx->tag = tm.tag;
 	ioctx->sol_not = tm.sol_not;
 	ioctx->state = SRPT_IOCTX_MGMT;
 
-	if (ret == -EINVAL) {
-		if (byte_len < SRPT_IU_TAG_END) {
-			pr_err_ratelimited("%s: SRP_TSK_MGMT of %u bytes dropped; closing the channel\n",
-					   ch->name, byte_len);
-			srpt_put_send_ioctx(ioctx);
-			srpt_ch_close_async(ch);
-			return;
-		}
-		pr_warn_ratelimited("%s: SRP_TSK_MGMT tag 0x%llx: truncated (%u bytes)\n",
-				    ch->name, tm.tag, byte_len);
-		srpt_tm_rsp(ioctx, SRP_IU_RSP_CODE_INVALID_FIELDS);
-		return;
-	}
 	if (ret || !srpt_tmf_from_srp(tm.tsk_mgmt_func, &fn)) {
 		pr_info_ratelimited("%s: task management function 0x%02x not supported\n",
 				    ch->name, tm.tsk_mgmt_func);
