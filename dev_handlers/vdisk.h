@@ -222,6 +222,14 @@ static inline bool vdisk_write_fua(const struct vdisk_dev *vdev, bool fua)
 
 /* vdisk_spc.c */
 enum scst_exec_res vdisk_exec(struct scst_cmd *cmd);
+/*
+ * Code that may sleep for long runs only where the command may block
+ * (scst_cmd_may_block()): vdisk_exec() sends such commands to a thread
+ * first. A command that reaches it on the fast path is a bug that a
+ * WARNING shows (the VM tests fail on it).
+ */
+#define VDISK_ASSERT_MAY_BLOCK(cmd)	WARN_ON_ONCE(!scst_cmd_may_block(cmd))
+
 void vdisk_write_begin(struct vdisk_dev *vdev);
 void vdisk_write_end(struct vdisk_dev *vdev);
 void vdisk_cmd_done(struct scst_cmd *cmd, bool write);

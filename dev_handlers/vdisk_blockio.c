@@ -32,7 +32,13 @@ static int blockio_open(struct vdisk_dev *vdev)
 	u32 lbs, pbs;
 	int ret;
 
-	ret = vdisk_bdev_open(vdev->filename, !vdev->read_only, &vdev->bdev);
+	ret = vdisk_bdev_open(vdev->filename, !vdev->read_only, vdev,
+			      &vdev->bdev);
+	if (ret == -EBUSY) {
+		pr_err("%s: block device %s is in use (mounted, or exported by another device): it is opened exclusively\n",
+		       vdev->name, vdev->filename);
+		return ret;
+	}
 	if (ret) {
 		pr_err("%s: cannot open block device %s: error %d\n",
 		       vdev->name, vdev->filename, ret);

@@ -26,33 +26,38 @@ struct vdisk_bdev_handle {
 };
 
 /**
- * vdisk_bdev_open() - open a block device by path, not exclusively
+ * vdisk_bdev_open() - open a block device by path, exclusively
  * @path: path of the block device node
  * @write: open it for writing too
+ * @holder: the exclusive holder (the vdisk device)
  * @h: receives the open device
  *
+ * Exclusively, so that a mounted file system, another export or another
+ * target never shares the medium with an initiator behind our back.
  * Since 6.9 bdev_file_open_by_path() returns a struct file that holds the
- * device; before 6.5 blkdev_get_by_path() took an fmode_t and a holder.
+ * device, exclusively when a holder is given; before 6.5
+ * blkdev_get_by_path() took an fmode_t with FMODE_EXCL and a holder.
  *
- * Return: 0 or a negative errno (-ENOTBLK when @path is not a block device).
+ * Return: 0 or a negative errno (-ENOTBLK when @path is not a block
+ * device, -EBUSY when it is in use).
  */
-static inline int vdisk_bdev_open(const char *path, bool write,
+static inline int vdisk_bdev_open(const char *path, bool write, void *holder,
 				  struct vdisk_bdev_handle *h)
 {
 #ifdef VDISK_HAVE_BDEV_FILE_OPEN
 	blk_mode_t mode = BLK_OPEN_READ | (write ? BLK_OPEN_WRITE : 0);
 	struct file *file;
 
-	file = bdev_file_open_by_path(path, mode, NULL, NULL);
+	file = bdev_file_open_by_path(path, mode, holder, NULL);
 	if (IS_ERR(file))
 		return PTR_ERR(file);
 	h->file = file;
 	h->bdev = file_bdev(file);
 #else
-	fmode_t mode = FMODE_READ | (write ? FMODE_WRITE : 0);
+	fmode_t mode = FMODE_READ | FMODE_EXCL | (write ? FMODE_WRITE : 0);
 	struct block_device *bdev;
 
-	bdev = blkdev_get_by_path(path, mode, NULL);
+	bdev = blkdev_get_by_path(path, mode, holder);
 	if (IS_ERR(bdev))
 		return PTR_ERR(bdev);
 	h->bdev = bdev;

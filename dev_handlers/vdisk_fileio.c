@@ -36,9 +36,15 @@ static struct inode *fileio_inode(const struct vdisk_dev *vdev)
 	return vdev->filp->f_mapping->host;
 }
 
+/*
+ * O_EXCL without O_CREAT opens a block device exclusively (and means
+ * nothing for a regular file): as for vdisk_blockio, a mounted or already
+ * exported block device is refused with EBUSY.
+ */
 static int fileio_open(struct vdisk_dev *vdev)
 {
-	int flags = O_LARGEFILE | (vdev->read_only ? O_RDONLY : O_RDWR);
+	int flags = O_LARGEFILE | O_EXCL |
+		    (vdev->read_only ? O_RDONLY : O_RDWR);
 	struct block_device *bdev = NULL;
 	struct inode *inode;
 	struct file *filp;
@@ -50,8 +56,12 @@ static int fileio_open(struct vdisk_dev *vdev)
 	filp = filp_open(vdev->filename, flags, 0);
 	if (IS_ERR(filp)) {
 		ret = PTR_ERR(filp);
-		pr_err("%s: cannot open %s: error %d\n", vdev->name,
-		       vdev->filename, ret);
+		if (ret == -EBUSY)
+			pr_err("%s: block device %s is in use (mounted, or exported by another device): it is opened exclusively\n",
+			       vdev->name, vdev->filename);
+		else
+			pr_err("%s: cannot open %s: error %d\n", vdev->name,
+			       vdev->filename, ret);
 		return ret;
 	}
 	vdev->filp = filp;

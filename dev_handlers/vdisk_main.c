@@ -397,6 +397,19 @@ static int vdisk_add_device(struct scst_dev_type *dt,
 		       SCST_MAX_NAME - 1);
 		return -EINVAL;
 	}
+	/*
+	 * A name in use is EEXIST before the backing store is opened (which
+	 * would be EBUSY for the same block device); the core checks again.
+	 */
+	mutex_lock(&vdisk_mutex);
+	list_for_each_entry(vdev, &vdisk_dev_list, list_entry) {
+		if (strcmp(vdev->name, name) == 0) {
+			mutex_unlock(&vdisk_mutex);
+			pr_err("device %s already exists\n", name);
+			return -EEXIST;
+		}
+	}
+	mutex_unlock(&vdisk_mutex);
 	vdev = vdisk_alloc(be, name);
 	if (!vdev)
 		return -ENOMEM;

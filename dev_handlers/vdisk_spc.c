@@ -16,6 +16,7 @@
 #include <linux/highmem.h>
 #include <linux/log2.h>
 #include <linux/scatterlist.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -39,22 +40,34 @@
  */
 
 /**
+ * vdisk_write_try_begin() - a medium-modifying command starts, if it can
+ * @vdev: the device
+ *
+ * Return: true when the write may go on (vdisk_write_end() when it is
+ * done); false while a COMPARE AND WRITE owns the medium. Never sleeps.
+ */
+static bool vdisk_write_try_begin(struct vdisk_dev *vdev)
+{
+	atomic_inc(&vdev->writes_inflight);
+	/* pairs with the smp_mb() in vdisk_caw_begin() */
+	smp_mb__after_atomic();
+	if (likely(!READ_ONCE(vdev->caw_active)))
+		return true;
+	vdisk_write_end(vdev);
+	return false;
+}
+
+/**
  * vdisk_write_begin() - a medium-modifying command starts
  * @vdev: the device
  *
- * Waits while a COMPARE AND WRITE owns the medium. Process context.
+ * Waits while a COMPARE AND WRITE owns the medium: only where the command
+ * may block (scst_cmd_may_block()).
  */
 void vdisk_write_begin(struct vdisk_dev *vdev)
 {
-	for (;;) {
-		atomic_inc(&vdev->writes_inflight);
-		/* pairs with the smp_mb() in vdisk_caw_begin() */
-		smp_mb__after_atomic();
-		if (likely(!READ_ONCE(vdev->caw_active)))
-			return;
-		vdisk_write_end(vdev);
+	while (!vdisk_write_try_begin(vdev))
 		wait_event(vdev->caw_wq, !READ_ONCE(vdev->caw_active));
-	}
 }
 
 /**
@@ -200,7 +213,16 @@ static void vdisk_fill_inq_params(struct scst_cmd *cmd,
 	p->max_unmap_lba_count = thin ? U32_MAX : 0;
 	p->max_unmap_desc = thin ? VDISK_MAX_UNMAP_DESCS : 0;
 	p->unmap_gran = thin ? vdev->unmap_gran : 0;
-	p->max_ws_len = VDISK_MAX_WS_BYTES >> vdev->block_shift;
+	/*
+	 * SBC-3 6.5.3: what scst_cdb_parse() enforces. The optimal length
+	 * is 1 MiB at most: it amortizes a command's cost, and Linux
+	 * initiators size their readahead from it.
+	 */
+	p->max_xfer_len = scst_cmd_max_transfer(cmd) >> vdev->block_shift;
+	p->opt_xfer_len = min_t(u32, scst_cmd_max_transfer(cmd), SZ_1M) >>
+			  vdev->block_shift;
+	p->max_ws_len = min_t(u64, VDISK_MAX_WS_BYTES,
+			      scst_cmd_max_transfer(cmd)) >> vdev->block_shift;
 	p->max_cw_len = VDISK_MAX_CW_BLOCKS;
 }
 
@@ -323,6 +345,8 @@ static void vdisk_exec_mode_select(struct scst_cmd *cmd)
 	u8 *data = NULL;
 	int changed;
 
+	VDISK_ASSERT_MAY_BLOCK(cmd);
+
 	if (len) {
 		data = kmalloc(len, GFP_NOIO);
 		if (!data) {
@@ -368,6 +392,8 @@ static void vdisk_exec_get_lba_status(struct scst_cmd *cmd)
 	bool mapped = true;
 	int len, ret;
 
+	VDISK_ASSERT_MAY_BLOCK(cmd);
+
 	if (lba >= capacity) {
 		scst_set_cmd_error(cmd, SCST_SENSE_LBA_OUT_OF_RANGE);
 		return;
@@ -410,8 +436,13 @@ static void vdisk_exec_rsoc(struct scst_cmd *cmd)
 /* Media commands                                                         */
 /* ---------------------------------------------------------------------- */
 
-/* SBC-3 5.7-5.10, 5.29-5.32 READ and WRITE (6, 10, 12, 16) */
-static void vdisk_exec_rw(struct scst_cmd *cmd, bool write, bool fua)
+/*
+ * SBC-3 5.7-5.10, 5.29-5.32 READ and WRITE (6, 10, 12, 16). A write that
+ * finds a COMPARE AND WRITE owning the medium waits for it only where it
+ * may block; on the fast path it asks for a thread.
+ */
+static enum scst_exec_res vdisk_exec_rw(struct scst_cmd *cmd, bool write,
+					bool fua)
 {
 	struct vdisk_dev *vdev = vdisk_cmd_vdev(cmd);
 	/* a data-in buffer may have been cut to the expected length */
@@ -419,17 +450,49 @@ static void vdisk_exec_rw(struct scst_cmd *cmd, bool write, bool fua)
 
 	if (!len) {
 		scst_cmd_exec_done(cmd);
-		return;
+		return SCST_EXEC_COMPLETED;
 	}
 	if (write) {
+		if (!vdisk_write_try_begin(vdev)) {
+			if (!scst_cmd_may_block(cmd))
+				return SCST_EXEC_NEED_THREAD;
+			vdisk_write_begin(vdev);
+		}
 		fua = vdisk_write_fua(vdev, fua);
-		vdisk_write_begin(vdev);
 	} else {
 		fua = false;
 		scst_set_resp_len(cmd, len);
 	}
 	vdev->be->rw(cmd, write, fua, (loff_t)cmd->lba << vdev->block_shift,
 		     len);
+	return SCST_EXEC_COMPLETED;
+}
+
+/*
+ * Commands whose execution may sleep for long: synchronous reads and
+ * writes of the medium (VERIFY with BYTCHK, COMPARE AND WRITE, WRITE SAME
+ * zeroing, UNMAP), waits for a COMPARE AND WRITE or the configuration
+ * mutex (MODE SELECT), file system lookups (GET LBA STATUS). They run on
+ * a worker thread, never on the completion context that received them.
+ */
+static bool vdisk_cmd_may_sleep(const struct scst_cmd *cmd)
+{
+	switch (cmd->cdb[0]) {
+	case SCST_OP_VERIFY_10:
+	case SCST_OP_VERIFY_16:
+		return cmd->cdb[1] & 0x02;
+	case SCST_OP_COMPARE_AND_WRITE:
+	case SCST_OP_WRITE_SAME_10:
+	case SCST_OP_WRITE_SAME_16:
+	case SCST_OP_UNMAP:
+	case SCST_OP_MODE_SELECT_6:
+	case SCST_OP_MODE_SELECT_10:
+		return true;
+	case SCST_OP_SERVICE_ACTION_IN_16:
+		return (cmd->cdb[1] & 0x1f) == SCST_SAI_GET_LBA_STATUS;
+	default:
+		return false;
+	}
 }
 
 /* Compare @len bytes of the data-out buffer, from its start, with @buf. */
@@ -481,6 +544,8 @@ static int vdisk_compare(struct scst_cmd *cmd, loff_t pos, u32 len,
 	bool differ;
 	void *addr;
 	int ret = 0;
+
+	VDISK_ASSERT_MAY_BLOCK(cmd);
 
 	bv = kcalloc(nr, sizeof(*bv), GFP_NOIO);
 	if (!bv)
@@ -585,6 +650,8 @@ static void vdisk_exec_caw(struct scst_cmd *cmd)
 	unsigned int nr;
 	int ret;
 
+	VDISK_ASSERT_MAY_BLOCK(cmd);
+
 	if (!cmd->nblocks)
 		return;
 	len = cmd->nblocks << vdev->block_shift;
@@ -639,6 +706,8 @@ static bool vdisk_exec_write_same(struct scst_cmd *cmd)
 	bool zero = true;
 	void *addr;
 	int ret;
+
+	VDISK_ASSERT_MAY_BLOCK(cmd);
 
 	/* scst_cdb_decode() refused ANCHOR and NUMBER OF LOGICAL BLOCKS 0 */
 	if (unmap && !vdev->thin_provisioned) {
@@ -713,6 +782,8 @@ static bool vdisk_exec_unmap(struct scst_cmd *cmd)
 	u32 nb;
 	int ret;
 
+	VDISK_ASSERT_MAY_BLOCK(cmd);
+
 	if (!vdev->thin_provisioned) {
 		scst_set_cmd_error_field(cmd, SCST_SENSE_INVALID_OPCODE,
 					 true, 0, -1);
@@ -785,35 +856,35 @@ static bool vdisk_exec_sync_cache(struct scst_cmd *cmd)
  * the core, which fails them with INVALID COMMAND OPERATION CODE.
  *
  * Return: SCST_EXEC_COMPLETED when the command is done or will complete
- * with scst_cmd_exec_done(), SCST_EXEC_NOT_HANDLED otherwise.
+ * with scst_cmd_exec_done(), SCST_EXEC_NEED_THREAD when it must run where
+ * it may sleep (see vdisk_cmd_may_sleep()), SCST_EXEC_NOT_HANDLED
+ * otherwise.
  */
 enum scst_exec_res vdisk_exec(struct scst_cmd *cmd)
 {
 	const u8 *cdb = cmd->cdb;
 	bool async = false;
 
+	if (!scst_cmd_may_block(cmd) && vdisk_cmd_may_sleep(cmd))
+		return SCST_EXEC_NEED_THREAD;
+
 	switch (cdb[0]) {
 	case SCST_OP_READ_6:
-		vdisk_exec_rw(cmd, false, false);
-		return SCST_EXEC_COMPLETED;
+		return vdisk_exec_rw(cmd, false, false);
 	case SCST_OP_READ_10:
 	case SCST_OP_READ_12:
 	case SCST_OP_READ_16:
-		vdisk_exec_rw(cmd, false, cdb[1] & 0x08);
-		return SCST_EXEC_COMPLETED;
+		return vdisk_exec_rw(cmd, false, cdb[1] & 0x08);
 	case SCST_OP_WRITE_6:
-		vdisk_exec_rw(cmd, true, false);
-		return SCST_EXEC_COMPLETED;
+		return vdisk_exec_rw(cmd, true, false);
 	case SCST_OP_WRITE_10:
 	case SCST_OP_WRITE_12:
 	case SCST_OP_WRITE_16:
-		vdisk_exec_rw(cmd, true, cdb[1] & 0x08);
-		return SCST_EXEC_COMPLETED;
+		return vdisk_exec_rw(cmd, true, cdb[1] & 0x08);
 	case SCST_OP_WRITE_VERIFY_10:
 	case SCST_OP_WRITE_VERIFY_16:
 		/* SBC-3 5.36: written through to the medium, then verified */
-		vdisk_exec_rw(cmd, true, true);
-		return SCST_EXEC_COMPLETED;
+		return vdisk_exec_rw(cmd, true, true);
 	case SCST_OP_VERIFY_10:
 	case SCST_OP_VERIFY_16:
 		vdisk_exec_verify(cmd);

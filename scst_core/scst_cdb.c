@@ -246,6 +246,7 @@ static int chk_rw6(const struct scst_cdb_ctx *c)
 
 	info->lba = get_unaligned_be24(c->cdb + 1) & 0x1fffff;
 	info->nblocks = c->cdb[4] ? c->cdb[4] : 256;
+	info->len_off = 4;
 	return cdb_set_blocks(info, info->nblocks, c->block_shift, 4, c->err);
 }
 
@@ -359,6 +360,7 @@ static int chk_compare_write(const struct scst_cdb_ctx *c)
 	info->dpo = c->cdb[1] & CDB_DPO;
 	info->fua = c->cdb[1] & CDB_FUA;
 	info->nblocks = c->cdb[13];
+	info->len_off = 13;
 	return cdb_set_blocks(info, 2 * info->nblocks, c->block_shift, 13,
 			      c->err);
 }
@@ -387,7 +389,8 @@ static int chk_reserve(const struct scst_cdb_ctx *c)
 	return 0;
 }
 
-#define F_RD_BLOCKS	(SCST_CDB_SBC | SCST_CDB_LBA_CHECK | SCST_CDB_BLOCK_XFER)
+#define F_RD_BLOCKS	(SCST_CDB_SBC | SCST_CDB_LBA_CHECK | SCST_CDB_BLOCK_XFER | \
+			 SCST_CDB_XFER_LIMIT)
 #define F_WR_BLOCKS	(F_RD_BLOCKS | SCST_CDB_MEDIUM_WRITE)
 #define F_ANY_NEXUS	(SCST_CDB_NO_LUN_OK | SCST_CDB_UA_EXEMPT | \
 			 SCST_CDB_RESV_ALLOWED | SCST_CDB_ALLOC_LEN)
@@ -498,7 +501,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.name = "WRITE SAME(10)", .opcode = 0x41, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK |
-			 SCST_CDB_MEDIUM_WRITE,
+			 SCST_CDB_MEDIUM_WRITE | SCST_CDB_WS_LIMIT,
 		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
 		.check = chk_write_same,
 		.usage = { 0x41, 0xfe, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
@@ -583,7 +586,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.name = "WRITE SAME(16)", .opcode = 0x93, .cdb_len = 16,
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK |
-			 SCST_CDB_MEDIUM_WRITE,
+			 SCST_CDB_MEDIUM_WRITE | SCST_CDB_WS_LIMIT,
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_write_same,
 		.usage = { 0x93, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
@@ -739,6 +742,7 @@ int scst_cdb_decode(const u8 *cdb, unsigned int cdb_len, u8 dev_type,
 	info->direction = op->dir;
 	info->flags = op->flags;
 	info->cdb_len = op->cdb_len;
+	info->len_off = op->len_len ? op->len_off : 0;
 
 	if (op->lba_len == 4)
 		info->lba = get_unaligned_be32(cdb + op->lba_off);
@@ -789,8 +793,12 @@ EXPORT_SYMBOL_GPL(scst_cdb_decode);
  * @capacity_blocks: capacity of the logical unit in logical blocks
  * @err: receives the error
  *
- * For commands with SCST_CDB_LBA_CHECK: lba + nblocks must not exceed the
- * capacity (SBC-3 §4.5), else LOGICAL BLOCK ADDRESS OUT OF RANGE.
+ * For commands with SCST_CDB_LBA_CHECK: the LOGICAL BLOCK ADDRESS must
+ * address a block of the medium, at most the last LBA, even when no block
+ * is transferred (SBC-3 §4.5: an LBA beyond the last one is out of range
+ * whatever the TRANSFER LENGTH; §5.11 READ(10) etc. then check that lba +
+ * nblocks does not exceed the capacity), else LOGICAL BLOCK ADDRESS OUT
+ * OF RANGE.
  *
  * Return: 0, or -EINVAL with @err filled in.
  */
@@ -799,13 +807,51 @@ int scst_cdb_check_lba(const struct scst_cdb_info *info, u64 capacity_blocks,
 {
 	if (!(info->flags & SCST_CDB_LBA_CHECK))
 		return 0;
-	if (info->lba > capacity_blocks ||
+	if (info->lba >= capacity_blocks ||
 	    info->nblocks > capacity_blocks - info->lba)
 		return scst_cdb_err_set(err, SCST_SENSE_LBA_OUT_OF_RANGE,
 					true, -1, -1);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(scst_cdb_check_lba);
+
+/**
+ * scst_cdb_check_xfer_limit() - check a command against the transfer limit
+ * @info: the command, from scst_cdb_decode()
+ * @max_xfer_bytes: the largest data buffer the nexus accepts, a multiple of
+ *	the logical block size; the Block Limits VPD page reports it as
+ *	MAXIMUM TRANSFER LENGTH and MAXIMUM WRITE SAME LENGTH
+ * @block_shift: log2 of the logical block length
+ * @err: receives the error
+ *
+ * SBC-3 §6.5.3: a READ, WRITE, VERIFY, WRITE AND VERIFY or COMPARE AND
+ * WRITE whose TRANSFER LENGTH (NUMBER OF LOGICAL BLOCKS) exceeds MAXIMUM
+ * TRANSFER LENGTH fails with INVALID FIELD IN CDB; SBC-3 §5.42: so does a
+ * WRITE SAME beyond MAXIMUM WRITE SAME LENGTH. Any other data buffer the
+ * CDB asks for (a parameter list, COMPARE AND WRITE's two halves) must
+ * fit in @max_xfer_bytes too, so that no initiator sizes an allocation.
+ * An ALLOCATION LENGTH is exempt: the core allocates what the command
+ * builds, not what the initiator offers (SPC-4 §4.2.5.6).
+ *
+ * Return: 0, or -EINVAL with @err set to INVALID FIELD IN CDB and the
+ * field pointer on the length field; checked before any buffer exists.
+ */
+int scst_cdb_check_xfer_limit(const struct scst_cdb_info *info,
+			      u32 max_xfer_bytes, unsigned int block_shift,
+			      struct scst_cdb_err *err)
+{
+	u64 max_blocks = block_shift < 32 ? max_xfer_bytes >> block_shift : 0;
+	int byte = info->len_off ? info->len_off : -1;
+
+	if ((info->flags & (SCST_CDB_XFER_LIMIT | SCST_CDB_WS_LIMIT)) &&
+	    info->nblocks > max_blocks)
+		return cdb_invalid(err, byte, -1);
+	if (!(info->flags & SCST_CDB_ALLOC_LEN) &&
+	    info->bufflen > max_xfer_bytes)
+		return cdb_invalid(err, byte, -1);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(scst_cdb_check_xfer_limit);
 
 /* Copy what fits of @n bytes at @src to @buf + @off, @buf being @len long. */
 static void rsoc_put(u8 *buf, size_t len, size_t off, const u8 *src,

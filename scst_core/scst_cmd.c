@@ -27,6 +27,8 @@
 
 static struct kmem_cache *scst_cmd_cache;
 
+static void scst_free_data_buf(struct scst_cmd *cmd);
+
 int scst_cmd_cache_init(void)
 {
 	scst_cmd_cache = KMEM_CACHE(scst_cmd, SLAB_HWCACHE_ALIGN);
@@ -114,7 +116,8 @@ EXPORT_SYMBOL_GPL(scst_set_resp_len);
  * @len: its length; what does not fit in the buffer (the allocation
  *	length) is dropped, as SPC-4 4.2.5.6 requires
  *
- * Also sets the response length.
+ * Also sets the response length. A command with an ALLOCATION LENGTH has
+ * no buffer yet: it gets one of what is copied (BUSY without memory).
  *
  * Return: bytes copied.
  */
@@ -122,6 +125,10 @@ u32 scst_copy_to_sg(struct scst_cmd *cmd, const void *buf, u32 len)
 {
 	u32 n = min(len, cmd->bufflen);
 
+	if (n && !cmd->sg && scst_cmd_alloc_data_buf(cmd, n)) {
+		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+		return 0;
+	}
 	if (n && cmd->sg)
 		n = sg_copy_from_buffer(cmd->sg, cmd->sg_cnt, buf, n);
 	else
@@ -130,6 +137,94 @@ u32 scst_copy_to_sg(struct scst_cmd *cmd, const void *buf, u32 len)
 	return n;
 }
 EXPORT_SYMBOL_GPL(scst_copy_to_sg);
+
+/**
+ * scst_cmd_alloc_data_buf() - give a command its data buffer
+ * @cmd: the command
+ * @len: bytes, at most cmd->bufflen (the length the CDB and the transport
+ *	allow); the buffer length becomes @len
+ *
+ * The buffer is made of order-0 pages in a chained scatterlist whose
+ * chunks are a page each, so that no transfer size reaches a high-order
+ * allocation. Nothing is done when the command has a buffer already.
+ *
+ * Return: 0, or -ENOMEM (nothing allocated).
+ */
+int scst_cmd_alloc_data_buf(struct scst_cmd *cmd, u32 len)
+{
+	unsigned int nents, i;
+	struct scatterlist *sg;
+	struct page *page;
+
+	if (cmd->sg || !len)
+		return 0;
+	if (WARN_ON_ONCE(len > cmd->bufflen))
+		return -EINVAL;
+	nents = DIV_ROUND_UP(len, PAGE_SIZE);
+	if (sg_alloc_table(&cmd->sg_table, nents, GFP_KERNEL | __GFP_NOWARN))
+		return -ENOMEM;
+	for_each_sg(cmd->sg_table.sgl, sg, nents, i) {
+		page = alloc_page(GFP_KERNEL | __GFP_NOWARN);
+		if (!page)
+			goto free_pages;
+		sg_set_page(sg, page, min_t(u32, len - i * PAGE_SIZE, PAGE_SIZE),
+			    0);
+	}
+	cmd->sg = cmd->sg_table.sgl;
+	cmd->sg_cnt = nents;
+	cmd->bufflen = len;
+	return 0;
+
+free_pages:
+	scst_free_data_buf(cmd);
+	return -ENOMEM;
+}
+EXPORT_SYMBOL_GPL(scst_cmd_alloc_data_buf);
+
+/* Free what scst_cmd_alloc_data_buf() allocated; unfilled entries are 0. */
+static void scst_free_data_buf(struct scst_cmd *cmd)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	if (!cmd->sg_table.sgl)
+		return;
+	for_each_sg(cmd->sg_table.sgl, sg, cmd->sg_table.orig_nents, i)
+		if (sg_page(sg))
+			__free_page(sg_page(sg));
+	sg_free_table(&cmd->sg_table);
+	cmd->sg_table.sgl = NULL;
+	if (cmd->sg != cmd->tgt_sg)
+		cmd->sg = NULL;
+}
+
+/**
+ * scst_cmd_max_transfer() - the largest data buffer @cmd may ask for
+ * @cmd: the command, its device (if any) set
+ *
+ * The device's max_transfer_kb, or the module's for a command without a
+ * logical unit, cut to the target driver's own limit and rounded down to
+ * whole logical blocks (one block at least). The Block Limits VPD page
+ * reports it (SBC-3 §6.5.3), so initiators never exceed it.
+ *
+ * Return: bytes.
+ */
+u32 scst_cmd_max_transfer(const struct scst_cmd *cmd)
+{
+	const struct scst_device *dev = cmd->dev;
+	u32 drv = cmd->sess->tgt->tgtt->max_transfer_size;
+	u32 max;
+
+	max = (dev ? READ_ONCE(dev->max_transfer_kb) :
+	       READ_ONCE(scst_max_transfer_kb)) << 10;
+	if (drv && drv < max)
+		max = drv;
+	if (dev)
+		max = max_t(u32, round_down(max, dev->block_size),
+			    dev->block_size);
+	return max;
+}
+EXPORT_SYMBOL_GPL(scst_cmd_max_transfer);
 
 /**
  * scst_copy_from_sg() - copy the command's data-out into a buffer
@@ -311,9 +406,10 @@ static bool scst_ua_exempt(u8 opcode)
  * scst_cdb_parse() - decode the CDB of an SPC/SBC command
  * @cmd: the command; its device is set
  *
- * Sets data_direction, bufflen, lba, nblocks and cdb_flags; refuses writes
- * to read-only LUNs (DATA PROTECT) and LBAs past the end of the device
- * (LBA OUT OF RANGE).
+ * Sets data_direction, bufflen, lba, nblocks and cdb_flags; refuses
+ * transfers beyond scst_cmd_max_transfer() (INVALID FIELD IN CDB, before
+ * any buffer exists), writes to read-only LUNs (DATA PROTECT) and LBAs
+ * past the end of the device (LBA OUT OF RANGE).
  *
  * Return: 0, or -EINVAL with the command's sense set.
  */
@@ -334,6 +430,14 @@ int scst_cdb_parse(struct scst_cmd *cmd)
 	if (!dev)
 		return 0;
 
+	if (scst_cdb_check_xfer_limit(&info, scst_cmd_max_transfer(cmd),
+				      dev->block_shift, &err)) {
+		pr_warn_ratelimited("%s: %s of %llu blocks (%u bytes) exceeds the maximum transfer of %u bytes of %s\n",
+				    cmd->sess->sess_name, info.name,
+				    info.nblocks, info.bufflen,
+				    scst_cmd_max_transfer(cmd), dev->name);
+		goto bad;
+	}
 	if ((info.flags & SCST_CDB_MEDIUM_WRITE) && scst_cmd_read_only(cmd)) {
 		scst_set_cmd_error(cmd, SCST_SENSE_WRITE_PROTECTED);
 		return -EINVAL;
@@ -424,7 +528,15 @@ static int scst_init_cmd(struct scst_cmd *cmd)
 		ret = cmd->dev->handler->parse(cmd);
 	else
 		ret = scst_cdb_parse(cmd);
-	if (ret || scst_check_expected(cmd))
+	if (ret)
+		return SCST_CMD_STATE_XMIT;
+	/* a handler's own ->parse() is held to the same limit */
+	if (!(cmd->cdb_flags & SCST_CDB_ALLOC_LEN) &&
+	    cmd->bufflen > scst_cmd_max_transfer(cmd)) {
+		scst_set_cmd_error(cmd, SCST_SENSE_INVALID_FIELD_IN_CDB);
+		return SCST_CMD_STATE_XMIT;
+	}
+	if (scst_check_expected(cmd))
 		return SCST_CMD_STATE_XMIT;
 
 	if (!scst_check_reservation(cmd)) {
@@ -434,10 +546,15 @@ static int scst_init_cmd(struct scst_cmd *cmd)
 	return SCST_CMD_STATE_PREPARE_SPACE;
 }
 
+/*
+ * The data buffer: the driver's own when it offered one of the right
+ * length; none yet for data-in with an ALLOCATION LENGTH, which gets what
+ * the command builds (scst_copy_to_sg()), not what the initiator offers
+ * (up to 4 GiB); otherwise bufflen, which scst_cdb_parse() held to the
+ * maximum transfer.
+ */
 static int scst_prepare_space(struct scst_cmd *cmd)
 {
-	unsigned int nents;
-
 	if (!cmd->bufflen)
 		return 0;
 	if (cmd->tgt_sg && cmd->bufflen == cmd->expected_len &&
@@ -446,12 +563,13 @@ static int scst_prepare_space(struct scst_cmd *cmd)
 		cmd->sg_cnt = cmd->tgt_sg_cnt;
 		return 0;
 	}
-	cmd->sg = sgl_alloc(cmd->bufflen, GFP_KERNEL, &nents);
-	if (!cmd->sg) {
+	if ((cmd->cdb_flags & SCST_CDB_ALLOC_LEN) &&
+	    cmd->data_direction == SCST_DATA_READ)
+		return 0;
+	if (scst_cmd_alloc_data_buf(cmd, cmd->bufflen)) {
 		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
 		return -ENOMEM;
 	}
-	cmd->sg_cnt = nents;
 	return 0;
 }
 
@@ -560,15 +678,32 @@ void scst_cmd_exec_done(struct scst_cmd *cmd)
 }
 EXPORT_SYMBOL_GPL(scst_cmd_exec_done);
 
-/* Run ->exec() (or the core's emulation); on the current thread. */
+/*
+ * Run ->exec() (or the core's emulation) on the current thread. A handler
+ * answering SCST_EXEC_NEED_THREAD gets the command again on scst_exec_wq,
+ * where it may sleep: the fast path (often an RDMA CQ worker that other
+ * queues share) never waits for synchronous I/O or another command.
+ */
 void scst_do_exec(struct scst_cmd *cmd)
 {
+	enum scst_exec_res res;
+
 	atomic_set(&cmd->exec_refs, 2);
+	if (cmd->dev->handler->exec_may_sleep)
+		cmd->may_block = true;
 	if (scst_cmd_is_aborted(cmd)) {
 		scst_set_cmd_error_status(cmd, SCST_STATUS_TASK_ABORTED);
 		scst_cmd_exec_done(cmd);
 	} else if (!scst_emulate_cmd(cmd)) {
-		if (cmd->dev->handler->exec(cmd) == SCST_EXEC_NOT_HANDLED) {
+		res = cmd->dev->handler->exec(cmd);
+		if (res == SCST_EXEC_NEED_THREAD && !cmd->may_block) {
+			/* nothing was done: no exec_refs to drop */
+			cmd->state = SCST_CMD_STATE_EXEC_BLOCKING;
+			queue_work_on(cmd->cpu, scst_exec_wq, &cmd->work);
+			return;
+		}
+		if (res != SCST_EXEC_COMPLETED) {
+			WARN_ON_ONCE(res == SCST_EXEC_NEED_THREAD);
 			scst_set_cmd_error_field(cmd, SCST_SENSE_INVALID_OPCODE,
 						 true, 0, -1);
 			scst_cmd_exec_done(cmd);
@@ -649,6 +784,12 @@ void scst_process_cmd(struct scst_cmd *cmd)
 		case SCST_CMD_STATE_EXEC:
 			scst_exec(cmd);
 			return;
+		case SCST_CMD_STATE_EXEC_BLOCKING:
+			/* on scst_exec_wq, after SCST_EXEC_NEED_THREAD */
+			cmd->may_block = true;
+			cmd->state = SCST_CMD_STATE_EXEC_WAIT;
+			scst_do_exec(cmd);
+			return;
 		case SCST_CMD_STATE_XMIT:
 			scst_xmit(cmd);
 			return;
@@ -684,8 +825,7 @@ void scst_free_cmd(struct scst_cmd *cmd)
 	list_del(&cmd->sess_entry);
 	spin_unlock_irqrestore(&sess->sess_lock, flags);
 
-	if (cmd->sg && cmd->sg != cmd->tgt_sg)
-		sgl_free_n_order(cmd->sg, cmd->sg_cnt, 0);
+	scst_free_data_buf(cmd);
 	if (cmd->tgt_dev)
 		scst_put_tgt_dev(cmd->tgt_dev);
 	kmem_cache_free(scst_cmd_cache, cmd);

@@ -16,8 +16,41 @@ LIST_HEAD(scst_template_list);
 LIST_HEAD(scst_dev_type_list);
 LIST_HEAD(scst_dev_list);
 struct workqueue_struct *scst_cmd_wq;
+struct workqueue_struct *scst_exec_wq;
 struct workqueue_struct *scst_tmf_wq;
 DECLARE_WAIT_QUEUE_HEAD(scst_tmf_waitq);
+
+/*
+ * max_transfer_kb: the default of devices/<dev>/max_transfer_kb, read when
+ * a device is registered. 8 MiB is what Linux initiators never exceed in
+ * practice (their max_sectors is smaller) and keeps one command's buffer
+ * at 2048 pages.
+ */
+unsigned int scst_max_transfer_kb = SCST_MAX_XFER_KB_DEFAULT;
+
+static int scst_max_transfer_kb_set(const char *val,
+				    const struct kernel_param *kp)
+{
+	unsigned int kb;
+
+	if (kstrtouint(val, 0, &kb) || kb < SCST_MAX_XFER_KB_MIN ||
+	    kb > SCST_MAX_XFER_KB_MAX) {
+		pr_err("max_transfer_kb: '%s' is not a number of KiB in %u-%u\n",
+		       val, SCST_MAX_XFER_KB_MIN, SCST_MAX_XFER_KB_MAX);
+		return -EINVAL;
+	}
+	WRITE_ONCE(scst_max_transfer_kb, kb);
+	return 0;
+}
+
+static const struct kernel_param_ops scst_max_transfer_kb_ops = {
+	.set = scst_max_transfer_kb_set,
+	.get = param_get_uint,
+};
+module_param_cb(max_transfer_kb, &scst_max_transfer_kb_ops,
+		&scst_max_transfer_kb, 0644);
+MODULE_PARM_DESC(max_transfer_kb,
+		 "Default largest data buffer of one command, in KiB, for devices registered from now on (64-65536, default 8192)");
 
 struct scst_tgt_template *scst_find_template(const char *name)
 {
@@ -188,6 +221,7 @@ struct scst_device *scst_register_virtual_device(struct scst_dev_type *dt,
 	dev->block_size = 512;
 	dev->block_shift = 9;
 	dev->threads_num = dt->exec_may_sleep ? max(dt->threads_num, 1) : 0;
+	dev->max_transfer_kb = READ_ONCE(scst_max_transfer_kb);
 	INIT_LIST_HEAD(&dev->tgt_dev_list);
 	INIT_LIST_HEAD(&dev->lun_refs);
 	INIT_LIST_HEAD(&dev->blocked_cmds);
@@ -270,11 +304,17 @@ static int __init scst_init(void)
 		ret = -ENOMEM;
 		goto destroy_cmd_cache;
 	}
+	/* ->exec() of the commands that may sleep for long, per CPU */
+	scst_exec_wq = alloc_workqueue("scst_exec", WQ_MEM_RECLAIM, 0);
+	if (!scst_exec_wq) {
+		ret = -ENOMEM;
+		goto destroy_cmd_wq;
+	}
 	scst_tmf_wq = alloc_workqueue("scst_tmf", WQ_UNBOUND | WQ_MEM_RECLAIM,
 				      0);
 	if (!scst_tmf_wq) {
 		ret = -ENOMEM;
-		goto destroy_cmd_wq;
+		goto destroy_exec_wq;
 	}
 
 	ret = scst_sysfs_init();
@@ -286,6 +326,8 @@ static int __init scst_init(void)
 
 destroy_tmf_wq:
 	destroy_workqueue(scst_tmf_wq);
+destroy_exec_wq:
+	destroy_workqueue(scst_exec_wq);
 destroy_cmd_wq:
 	destroy_workqueue(scst_cmd_wq);
 destroy_cmd_cache:
@@ -297,6 +339,7 @@ static void __exit scst_exit(void)
 {
 	scst_sysfs_exit();
 	destroy_workqueue(scst_tmf_wq);
+	destroy_workqueue(scst_exec_wq);
 	destroy_workqueue(scst_cmd_wq);
 	scst_cmd_cache_exit();
 	pr_info("target core unloaded\n");

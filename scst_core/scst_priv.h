@@ -89,6 +89,7 @@ enum scst_cmd_state {
 	SCST_CMD_STATE_TASK_SET,
 	SCST_CMD_STATE_EXEC,
 	SCST_CMD_STATE_EXEC_WAIT,
+	SCST_CMD_STATE_EXEC_BLOCKING,	/* ->exec() again, on scst_exec_wq */
 	SCST_CMD_STATE_XMIT,
 	SCST_CMD_STATE_XMIT_WAIT,
 	SCST_CMD_STATE_FINISHED,
@@ -108,6 +109,8 @@ extern struct kobject *scst_targets_kobj;
 extern struct kobject *scst_devices_kobj;
 extern struct kobject *scst_handlers_kobj;
 extern struct workqueue_struct *scst_cmd_wq;
+extern struct workqueue_struct *scst_exec_wq;
+extern unsigned int scst_max_transfer_kb;
 extern struct workqueue_struct *scst_tmf_wq;
 extern wait_queue_head_t scst_tmf_waitq;
 extern int scst_last_mgmt_res;

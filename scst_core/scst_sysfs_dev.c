@@ -274,6 +274,39 @@ static ssize_t scst_dev_threads_pool_type_store(struct kobject *kobj,
 	return count;
 }
 
+/*
+ * max_transfer_kb: the largest data buffer one command may ask for
+ * (scst_cmd_max_transfer()); commands already received keep their buffer.
+ */
+static ssize_t scst_dev_max_transfer_kb_show(struct kobject *kobj,
+					     struct kobj_attribute *attr,
+					     char *buf)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	unsigned int kb = READ_ONCE(dev->max_transfer_kb);
+
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%u\n", kb),
+				   kb != SCST_MAX_XFER_KB_DEFAULT);
+}
+
+static ssize_t scst_dev_max_transfer_kb_store(struct kobject *kobj,
+					      struct kobj_attribute *attr,
+					      const char *buf, size_t count)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	unsigned int kb;
+
+	if (kstrtouint(buf, 0, &kb) || kb < SCST_MAX_XFER_KB_MIN ||
+	    kb > SCST_MAX_XFER_KB_MAX) {
+		pr_err("%s: max_transfer_kb '%.*s' is not a number of KiB in %u-%u\n",
+		       dev->name, (int)strcspn(buf, "\n"), buf,
+		       SCST_MAX_XFER_KB_MIN, SCST_MAX_XFER_KB_MAX);
+		return -EINVAL;
+	}
+	WRITE_ONCE(dev->max_transfer_kb, kb);
+	return count;
+}
+
 static ssize_t scst_dev_thread_pids_show(struct kobject *kobj,
 					 struct kobj_attribute *attr, char *buf)
 {
@@ -296,12 +329,16 @@ static struct kobj_attribute scst_dev_threads_pool_type_attr =
 	       scst_dev_threads_pool_type_store);
 static struct kobj_attribute scst_dev_thread_pids_attr =
 	__ATTR(thread_pids, 0444, scst_dev_thread_pids_show, NULL);
+static struct kobj_attribute scst_dev_max_transfer_kb_attr =
+	__ATTR(max_transfer_kb, 0644, scst_dev_max_transfer_kb_show,
+	       scst_dev_max_transfer_kb_store);
 
 static struct attribute *scst_dev_attrs[] = {
 	&scst_dev_type_attr.attr,
 	&scst_dev_threads_num_attr.attr,
 	&scst_dev_threads_pool_type_attr.attr,
 	&scst_dev_thread_pids_attr.attr,
+	&scst_dev_max_transfer_kb_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(scst_dev);

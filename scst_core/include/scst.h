@@ -121,6 +121,13 @@ enum scst_tmf_response {
 enum scst_exec_res {
 	SCST_EXEC_COMPLETED = 0,	/* done, or will call scst_cmd_exec_done() */
 	SCST_EXEC_NOT_HANDLED,		/* let the core's SPC emulation do it */
+	/*
+	 * Nothing done: the command may sleep for long (synchronous I/O, a
+	 * wait for another command) and ->exec() was not called where that
+	 * is allowed (scst_cmd_may_block() is false). The core calls
+	 * ->exec() again from a worker thread.
+	 */
+	SCST_EXEC_NEED_THREAD,
 };
 
 struct scst_cmd;
@@ -155,6 +162,9 @@ struct scst_cmd_threads {
  * @name: driver name; the directory under targets/ ("ib_srpt")
  * @sg_tablesize: most scatterlist entries the driver can map per command
  *	(0: unlimited)
+ * @max_transfer_size: the largest data buffer of one command the driver
+ *	can move, in bytes (0: no limit of its own); a device's
+ *	max_transfer_kb applies as well, the smaller of the two wins
  * @xmit_response: send the data-in buffer (if any) and the status of @cmd;
  *	the driver calls scst_tgt_cmd_done() once the response is on its way.
  *	Called in process or atomic context. Return 0.
@@ -184,6 +194,7 @@ struct scst_cmd_threads {
 struct scst_tgt_template {
 	const char *name;
 	int sg_tablesize;
+	u32 max_transfer_size;
 
 	int (*xmit_response)(struct scst_cmd *cmd);
 	int (*rdy_to_xfer)(struct scst_cmd *cmd);
@@ -223,9 +234,12 @@ struct scst_tgt_template {
  *	error set the sense with scst_set_cmd_error(). Return 0, or -EINVAL
  *	when the command failed (the sense is then already set).
  * @exec: execute a parsed command; see enum scst_exec_res. Always called
- *	in process context: on the receiving CPU's worker, or on a device
- *	thread when @exec_may_sleep; a handler that does not set
- *	@exec_may_sleep may still sleep briefly (bio allocation, tags)
+ *	in process context: on the receiving CPU's worker (which may be a
+ *	completion context other queues share), or on a device thread when
+ *	@exec_may_sleep; a handler that does not set @exec_may_sleep may
+ *	still sleep briefly (bio allocation, tags), and returns
+ *	SCST_EXEC_NEED_THREAD for a command that may sleep for long while
+ *	scst_cmd_may_block() is false
  * @on_free_cmd: @cmd is about to be freed (optional)
  * @add_device: handlers/<name>/mgmt "add_device NAME k=v;..."; @line is
  *	the parsed command (argv[1] is NAME, params the k=v pairs), already
@@ -286,6 +300,9 @@ struct scst_dev_type {
  * @swp: software write protect (control mode page SWP)
  * @tst: task set type (control mode page TST; 0 = one task set for all)
  * @queue_alg: queue algorithm modifier (control mode page)
+ * @max_transfer_kb: the largest data buffer one command may ask for, in
+ *	KiB (devices/<dev>/max_transfer_kb; default: the max_transfer_kb
+ *	parameter of scst.ko); see scst_cmd_max_transfer()
  */
 struct scst_device {
 	char name[SCST_MAX_NAME];
@@ -300,6 +317,7 @@ struct scst_device {
 	bool swp;
 	u8 tst;
 	u8 queue_alg;
+	unsigned int max_transfer_kb;
 
 	/* private to the core */
 	struct list_head list_entry;		/* on scst_dev_list */
@@ -424,7 +442,11 @@ struct scst_tgt {
  * @cdb_bufflen: the length the CDB asks for
  * @lba: first LBA (after parse, for commands that have one)
  * @nblocks: number of logical blocks (after parse)
- * @sg: the data buffer; @sg_cnt its number of entries
+ * @sg: the data buffer; @sg_cnt its number of entries. For a data-in
+ *	command with an ALLOCATION LENGTH (SCST_CDB_ALLOC_LEN) the core
+ *	does not allocate it before ->exec(): scst_copy_to_sg() allocates
+ *	what the command built, up to @bufflen (scst_cmd_alloc_data_buf()
+ *	for a handler that fills the buffer itself)
  * @tgt_sg: the driver's own buffer, see scst_cmd_set_tgt_sg()
  * @resp_len: bytes of data-in the command produced (<= @bufflen)
  * @status: SAM status
@@ -475,6 +497,8 @@ struct scst_cmd {
 	u64 abort_gen;
 	bool counted_on_dev;
 	bool ordered_blocker;
+	bool may_block;			/* ->exec() runs on a worker thread */
+	struct sg_table sg_table;	/* the buffer the core allocated */
 };
 
 /**
@@ -586,6 +610,24 @@ void scst_set_cmd_error_from(struct scst_cmd *cmd,
 void scst_set_resp_len(struct scst_cmd *cmd, u32 len);
 /* copy @len bytes at @buf into the command's data-in buffer */
 u32 scst_copy_to_sg(struct scst_cmd *cmd, const void *buf, u32 len);
+int scst_cmd_alloc_data_buf(struct scst_cmd *cmd, u32 len);
+u32 scst_cmd_max_transfer(const struct scst_cmd *cmd);
+
+/**
+ * scst_cmd_may_block() - whether ->exec() of @cmd may sleep for long
+ * @cmd: the command being executed
+ *
+ * True on the device's worker threads (handlers with exec_may_sleep) and
+ * when the core called ->exec() again after SCST_EXEC_NEED_THREAD; false
+ * on the receiving CPU's fast path, which may be a completion context
+ * that other queues share (an RDMA CQ worker): there a handler does only
+ * non-blocking work and returns SCST_EXEC_NEED_THREAD for the rest.
+ */
+static inline bool scst_cmd_may_block(const struct scst_cmd *cmd)
+{
+	return cmd->may_block;
+}
+
 /* copy up to @len bytes of the command's data-out buffer to @buf */
 u32 scst_copy_from_sg(struct scst_cmd *cmd, void *buf, u32 len);
 

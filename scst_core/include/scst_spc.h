@@ -104,6 +104,13 @@
 #define SCST_CDB_HAS_SA			0x0200
 /* SBC-3 command: decoded for direct-access devices only. */
 #define SCST_CDB_SBC			0x0400
+/*
+ * SBC-3 §6.5.3: the transfer length is bounded by MAXIMUM TRANSFER LENGTH
+ * (READ, WRITE, VERIFY, WRITE AND VERIFY, COMPARE AND WRITE).
+ */
+#define SCST_CDB_XFER_LIMIT		0x0800
+/* SBC-3 §5.42: NUMBER OF LOGICAL BLOCKS bounded by MAXIMUM WRITE SAME LENGTH. */
+#define SCST_CDB_WS_LIMIT		0x1000
 
 /* Longest CDB we decode, and the longest CDB usage data (SPC-4 §6.35.3). */
 #define SCST_CDB_MAX_LEN		16
@@ -129,6 +136,8 @@
  * @unmap: WRITE SAME UNMAP bit
  * @ndob: WRITE SAME(16) NDOB bit: no data-out buffer, write zeroes
  * @immed: IMMED bit (SYNCHRONIZE CACHE, START STOP UNIT)
+ * @len_off: offset of the CDB's length field (the field pointer of a
+ *	length error), 0 when it has none
  */
 struct scst_cdb_info {
 	u8 opcode;
@@ -146,6 +155,7 @@ struct scst_cdb_info {
 	bool unmap;
 	bool ndob;
 	bool immed;
+	u8 len_off;
 };
 
 /**
@@ -197,6 +207,19 @@ int scst_cdb_decode(const u8 *cdb, unsigned int cdb_len, u8 dev_type,
 		    struct scst_cdb_err *err);
 int scst_cdb_check_lba(const struct scst_cdb_info *info, u64 capacity_blocks,
 		       struct scst_cdb_err *err);
+/*
+ * The largest data buffer one command may have (DESIGN.md §5): the
+ * default of the max_transfer_kb module parameter and device attribute,
+ * and the range they accept, in KiB. The upper end keeps a command's
+ * buffer and its scatterlist within order-0 allocations of bounded count.
+ */
+#define SCST_MAX_XFER_KB_DEFAULT	8192
+#define SCST_MAX_XFER_KB_MIN		64
+#define SCST_MAX_XFER_KB_MAX		65536
+
+int scst_cdb_check_xfer_limit(const struct scst_cdb_info *info,
+			      u32 max_xfer_bytes, unsigned int block_shift,
+			      struct scst_cdb_err *err);
 int scst_cdb_group_len(u8 opcode);
 int scst_build_rsoc(const u8 *cdb, unsigned int cdb_len, u8 dev_type,
 		    u8 *buf, size_t buflen, struct scst_cdb_err *err);

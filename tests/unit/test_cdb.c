@@ -11,11 +11,13 @@
 
 /* Expected flags, spelt out independently of scst_cdb.c's shorthands. */
 #define X_SBC	SCST_CDB_SBC
-#define X_RD	(SCST_CDB_SBC | SCST_CDB_LBA_CHECK | SCST_CDB_BLOCK_XFER)
+#define X_RD	(SCST_CDB_SBC | SCST_CDB_LBA_CHECK | SCST_CDB_BLOCK_XFER | \
+		 SCST_CDB_XFER_LIMIT)
 #define X_WR	(X_RD | SCST_CDB_MEDIUM_WRITE)
 #define X_ANY	(SCST_CDB_NO_LUN_OK | SCST_CDB_UA_EXEMPT | \
 		 SCST_CDB_RESV_ALLOWED | SCST_CDB_ALLOC_LEN)
-#define X_WS	(SCST_CDB_SBC | SCST_CDB_LBA_CHECK | SCST_CDB_MEDIUM_WRITE)
+#define X_WS	(SCST_CDB_SBC | SCST_CDB_LBA_CHECK | SCST_CDB_MEDIUM_WRITE | \
+		 SCST_CDB_WS_LIMIT)
 #define X_SA	(SCST_CDB_SBC | SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN)
 
 #define NONE	SCST_CDB_DIR_NONE
@@ -116,7 +118,8 @@ static const struct good_case good_cases[] = {
 	  .nblocks = 4, .bufflen = 2048, .dpo = true },
 	{ "VERIFY(10) BYTCHK 0: no data", { 0x2f, 0x00, 0, 0, 0, 7, 0, 0, 16
 	  }, 10, 0, 9, "VERIFY(10)", 0, NONE,
-	  SCST_CDB_SBC | SCST_CDB_LBA_CHECK, .lba = 7, .nblocks = 16 },
+	  SCST_CDB_SBC | SCST_CDB_LBA_CHECK | SCST_CDB_XFER_LIMIT, .lba = 7,
+	  .nblocks = 16 },
 	{ "VERIFY(16) BYTCHK 1", { 0x8f, 0x02, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0,
 	  0, 16 }, 16, 0, 9, "VERIFY(16)", 0, OUT, X_RD, .lba = 7,
 	  .nblocks = 16, .bufflen = 8192, .bytchk = 1 },
@@ -386,9 +389,16 @@ static void test_check_lba(void **state)
 		{ { 0x28, 0, 0, 0, 0, 90, 0, 0, 10 }, 99, false },
 		/* READ(10) LBA 91, 10 blocks */
 		{ { 0x28, 0, 0, 0, 0, 91, 0, 0, 10 }, 100, false },
-		/* zero blocks at the capacity, and past it */
-		{ { 0x28, 0, 0, 0, 0, 100, 0, 0, 0 }, 100, true },
+		/*
+		 * zero blocks at the last LBA; at the capacity (no such
+		 * block, SBC-3 §4.5) and past it
+		 */
+		{ { 0x28, 0, 0, 0, 0, 99, 0, 0, 0 }, 100, true },
+		{ { 0x28, 0, 0, 0, 0, 100, 0, 0, 0 }, 100, false },
 		{ { 0x28, 0, 0, 0, 0, 101, 0, 0, 0 }, 100, false },
+		/* WRITE(16) and VERIFY(16) of zero blocks at the capacity */
+		{ { 0x8a, 0, 0, 0, 0, 0, 0, 0, 0, 100 }, 100, false },
+		{ { 0x8f, 0, 0, 0, 0, 0, 0, 0, 0, 100 }, 100, false },
 		/* READ(16) near 2^64: lba + nblocks wraps */
 		{ { 0x88, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 		    0, 0, 0, 2 }, ~0ULL, false },
@@ -409,6 +419,7 @@ static void test_check_lba(void **state)
 		  true },
 		/* SYNCHRONIZE CACHE(10) to the end from the last LBA */
 		{ { 0x35, 0, 0, 0, 0, 99 }, 100, true },
+		{ { 0x35, 0, 0, 0, 0, 100 }, 100, false },
 		{ { 0x35, 0, 0, 0, 0, 101 }, 100, false },
 		/* INQUIRY: nothing to check */
 		{ { 0x12, 0, 0, 0, 36 }, 0, true },
@@ -431,6 +442,93 @@ static void test_check_lba(void **state)
 		    -EINVAL)
 			fail_msg("case %zu accepted", i);
 		assert_err(&err, SCST_SENSE_LBA_OUT_OF_RANGE, -1, -1, "lba");
+	}
+}
+
+/*
+ * SBC-3 §6.5.3 MAXIMUM TRANSFER LENGTH and §5.42 MAXIMUM WRITE SAME
+ * LENGTH; a limit of 8 MiB is 16384 blocks of 512 bytes, 2048 of 4096.
+ */
+static void test_xfer_limit(void **state)
+{
+	static const struct {
+		const char *what;
+		u8 cdb[16];
+		unsigned int shift;
+		bool ok;
+		int byte;
+	} cases[] = {
+		{ "READ(10) at the limit", { 0x28, 0, 0, 0, 0, 0, 0, 0x40, 0x00 },
+		  9, true, 0 },
+		{ "READ(10) one block over", { 0x28, 0, 0, 0, 0, 0, 0, 0x40,
+		  0x01 }, 9, false, 7 },
+		{ "READ(10) 4K blocks at the limit", { 0x28, 0, 0, 0, 0, 0, 0,
+		  0x08, 0x00 }, 12, true, 0 },
+		{ "READ(10) 4K blocks over", { 0x28, 0, 0, 0, 0, 0, 0, 0x08,
+		  0x01 }, 12, false, 7 },
+		{ "READ(6) of 256 blocks", { 0x08, 0, 0, 0, 0 }, 9, true, 0 },
+		{ "WRITE(16) of 2^20 blocks", { 0x8a, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		  0x00, 0x10, 0x00, 0x00 }, 9, false, 10 },
+		{ "WRITE(16) of 2^32-1 blocks of 1 byte", { 0x8a, 0, 0, 0, 0, 0,
+		  0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff }, 0, false, 10 },
+		{ "READ(12) over", { 0xa8, 0, 0, 0, 0, 0, 0, 0, 0x40, 0x01 }, 9,
+		  false, 6 },
+		{ "WRITE AND VERIFY(10) over", { 0x2e, 0, 0, 0, 0, 0, 0, 0x40,
+		  0x01 }, 9, false, 7 },
+		/* VERIFY without data still has a VERIFICATION LENGTH limit */
+		{ "VERIFY(16) BYTCHK=0 over", { 0x8f, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		  0, 0, 0x40, 0x01 }, 9, false, 10 },
+		{ "VERIFY(10) BYTCHK=1 at the limit", { 0x2f, 0x02, 0, 0, 0, 0, 0,
+		  0x40, 0x00 }, 9, true, 0 },
+		{ "WRITE SAME(16) over", { 0x93, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		  0, 0, 0x40, 0x01 }, 9, false, 10 },
+		{ "WRITE SAME(16) NDOB over", { 0x93, 0x01, 0, 0, 0, 0, 0, 0, 0,
+		  0, 0, 0, 0x40, 0x01 }, 9, false, 10 },
+		{ "WRITE SAME(10) at the limit", { 0x41, 0, 0, 0, 0, 0, 0, 0x40,
+		  0x00 }, 9, true, 0 },
+		/* 2 * 255 blocks of data-out: fits in 8 MiB of 4K blocks */
+		{ "COMPARE AND WRITE 255", { 0x89, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		  0, 0, 0, 0xff }, 12, true, 0 },
+		/* allocation lengths are not limited: the answer is built */
+		{ "REPORT LUNS 4 GiB", { 0xa0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff,
+		  0xff }, 9, true, 0 },
+		{ "INQUIRY 64K", { 0x12, 0, 0, 0xff, 0xff }, 9, true, 0 },
+		{ "RSOC 4 GiB", { 0xa3, 0x0c, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff },
+		  9, true, 0 },
+	};
+	struct scst_cdb_info info;
+	struct scst_cdb_err err;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (scst_cdb_decode(cases[i].cdb, 16, 0, cases[i].shift, &info,
+				    &err))
+			fail_msg("%s: decode failed", cases[i].what);
+		memset(&err, FILL, sizeof(err));
+		if (cases[i].ok) {
+			if (scst_cdb_check_xfer_limit(&info, 8 << 20,
+						      cases[i].shift, &err))
+				fail_msg("%s: refused", cases[i].what);
+			continue;
+		}
+		if (scst_cdb_check_xfer_limit(&info, 8 << 20, cases[i].shift,
+					      &err) != -EINVAL)
+			fail_msg("%s: accepted", cases[i].what);
+		assert_err(&err, INV_FLD, cases[i].byte, -1, cases[i].what);
+	}
+
+	/* a parameter list longer than the limit, with a tiny limit */
+	{
+		const u8 unmap[10] = { 0x42, 0, 0, 0, 0, 0, 0, 0x10, 0x00 };
+
+		assert_int_equal(scst_cdb_decode(unmap, 10, 0, 9, &info, &err),
+				 0);
+		assert_int_equal(scst_cdb_check_xfer_limit(&info, 4096, 9,
+							   &err), 0);
+		assert_int_equal(scst_cdb_check_xfer_limit(&info, 4095, 9,
+							   &err), -EINVAL);
+		assert_err(&err, INV_FLD, 7, -1, "UNMAP list");
 	}
 }
 
@@ -709,6 +807,7 @@ int main(void)
 		cmocka_unit_test(test_decode_bad),
 		cmocka_unit_test(test_decode_short),
 		cmocka_unit_test(test_check_lba),
+		cmocka_unit_test(test_xfer_limit),
 		cmocka_unit_test(test_group_len),
 		cmocka_unit_test(test_report_luns_cdb),
 		cmocka_unit_test(test_inquiry_cdb),
