@@ -52,6 +52,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/wait.h>
+#include <linux/completion.h>
 #include <linux/sched.h>
 #include <linux/scatterlist.h>
 #include <rdma/ib_verbs.h>
@@ -96,8 +97,24 @@ enum {
 	SRPT_MAX_COMP_VECTORS		= 64,
 	/* descriptors of an SRP_CMD kept without holding its receive buffer */
 	SRPT_INLINE_DESC		= 4,
+	/*
+	 * Most direct descriptors one SRP_CMD may have (SRP r16a 5.5.3 sets
+	 * none): SG_MAX_SEGMENTS, the most Linux' ib_srp sends
+	 * (indirect_sg_entries). Each one the transfer touches costs an
+	 * rdma_rw context and at least one send queue entry.
+	 */
+	SRPT_MAX_DESC			= 2048,
 	/* largest indirect descriptor table fetched from the initiator */
-	SRPT_MAX_EXT_TABLE		= 65536,
+	SRPT_MAX_EXT_TABLE		= SRPT_MAX_DESC * SRP_IU_DIRECT_DESC_LEN,
+	/*
+	 * Channels (sessions) per target, and per initiator on a target
+	 * (attributes max_sessions, max_channels_per_initiator). A channel
+	 * holds about 1.2 MiB with the default parameters; ib_srp opens at
+	 * most one per CPU of the initiator.
+	 */
+	SRPT_DEF_MAX_SESSIONS		= 512,
+	SRPT_DEF_MAX_CH_PER_INI		= 64,
+	SRPT_MAX_MAX_SESSIONS		= 65536,
 	/* completions a thread processes per channel before the next one */
 	SRPT_THREAD_BUDGET		= 256,
 	SRPT_THREAD_POLL_BATCH		= 16,
@@ -230,6 +247,9 @@ enum srpt_ioctx_state {
  * @ext_dma: DMA address of @ext_table while it is being read
  * @ext_ready: @ext_table has arrived and was checked
  * @ext_failed: fetching or checking @ext_table failed
+ * @table_wr: the RDMA READ of @ext_table (posted or waiting for room in
+ *	the send queue like any other work request)
+ * @table_sge: its scatter/gather entry
  * @rw_ctxs: the RDMA contexts of the data transfer; @s_rw_ctx or an array
  * @s_rw_ctx: the context of a transfer with one descriptor
  * @n_rw_ctx: number of initialized contexts in @rw_ctxs
@@ -264,6 +284,8 @@ struct srpt_send_ioctx {
 	u64 ext_dma;
 	bool ext_ready;
 	bool ext_failed;
+	struct ib_rdma_wr table_wr;
+	struct ib_sge table_sge;
 	struct srpt_rw_ctx *rw_ctxs;
 	struct srpt_rw_ctx s_rw_ctx;
 	u32 n_rw_ctx;
@@ -346,6 +368,9 @@ struct srpt_thread {
  * @t_port_id: TARGET PORT IDENTIFIER of the login
  * @pkey: partition key of the connection
  * @name: initiator name the session was registered with
+ * @ini_name: the initiator's name before the core made it unique (its
+ *	address, or its port identifier): the per-initiator channel limit
+ *	counts channels by it
  * @sess: the core's session
  * @rq_size: credits: receive buffers (or SRQ share) of the channel
  * @imm_data_offset: SRP-2 immediate data offset granted, 0 if none
@@ -354,6 +379,11 @@ struct srpt_thread {
  * @req_lim_delta: credits to return with the next response (commands
  *	that ended without one)
  * @sq_wr_avail: free send queue entries
+ * @sq_wr_max: send queue entries of the QP (less two for ib_drain_qp()):
+ *	@sq_wr_avail when nothing is posted. Work requests of one command
+ *	that need more can never be posted; such a command is refused
+ * @last_wqe: completed by IB_EVENT_QP_LAST_WQE_REACHED (SRQ): the QP takes
+ *	no more receive buffers from the SRQ
  * @state: enum srpt_ch_state; only moves forward, with srpt_ch_advance()
  * @lock: protects @free_list and @sq_wait
  * @free_list: free send contexts
@@ -393,6 +423,7 @@ struct srpt_rdma_ch {
 	u8 t_port_id[16];
 	u16 pkey;
 	char name[SCST_MAX_NAME];
+	char ini_name[SCST_MAX_NAME];
 	struct scst_session *sess;
 	u32 rq_size;
 	u32 imm_data_offset;
@@ -400,6 +431,8 @@ struct srpt_rdma_ch {
 	atomic_t req_lim;
 	atomic_t req_lim_delta;
 	atomic_t sq_wr_avail;
+	u32 sq_wr_max;
+	struct completion last_wqe;
 	enum srpt_ch_state state;
 	/* @state changes, @free_list, @sq_wait */
 	spinlock_t lock;
@@ -452,6 +485,9 @@ struct srpt_port {
  * @cm_id: IB CM listener for srpt_service_guid, or NULL
  * @event_handler: asynchronous events (port state, GID changes)
  * @removing: the device is going away: no more logins (srpt_mutex)
+ * @no_last_wqe: a QP of the device on the SRQ went to the error state
+ *	without IB_EVENT_QP_LAST_WQE_REACHED (Soft-RoCE of Linux 6.1 never
+ *	reports it): later releases do not wait for it
  * @nr_ch: channels of the device not yet freed
  * @port_cnt: number of ports
  * @ports: the ports, @port_cnt of them
@@ -466,6 +502,7 @@ struct srpt_device {
 	struct ib_cm_id *cm_id;
 	struct ib_event_handler event_handler;
 	bool removing;
+	bool no_last_wqe;
 	atomic_t nr_ch;
 	u32 port_cnt;
 	struct srpt_port ports[];
@@ -483,6 +520,10 @@ struct srpt_device {
  * @comp_v_mask: completion vectors new channels may use
  *	(attribute "comp_v_mask")
  * @comp_v_next: round-robin position in @comp_v_mask
+ * @max_sessions: most channels (sessions) logged in at once (attribute
+ *	"max_sessions")
+ * @max_ch_per_ini: most channels of one initiator at once (attribute
+ *	"max_channels_per_initiator")
  * @thread: the completion thread while it runs (thread mode)
  * @ch_list: its channels (srpt_mutex)
  * @entry: on srpt_tgt_list (srpt_mutex)
@@ -496,6 +537,8 @@ struct srpt_tgt {
 	bool thread_mode;
 	DECLARE_BITMAP(comp_v_mask, SRPT_MAX_COMP_VECTORS);
 	atomic_t comp_v_next;
+	u32 max_sessions;
+	u32 max_ch_per_ini;
 	struct srpt_thread *thread;
 	struct list_head ch_list;
 	struct list_head entry;

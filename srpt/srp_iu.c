@@ -474,6 +474,7 @@ static const char * const srp_cmd_err_strs[] = {
 	[SRP_CMD_ERR_TABLE] = "invalid indirect descriptor table length",
 	[SRP_CMD_ERR_TOTAL_LEN] = "total length disagrees with descriptors",
 	[SRP_CMD_ERR_IMM] = "invalid immediate data",
+	[SRP_CMD_ERR_TOO_MANY_DESC] = "more descriptors than the target takes",
 };
 
 /**
@@ -691,6 +692,61 @@ int srp_parse_cmd(const u8 *buf, size_t iu_len, u32 imm_data_offset,
 		break;
 	}
 	return 0;
+}
+
+/**
+ * srp_cmd_ndesc() - number of direct descriptors of an SRP_CMD
+ * @ci: what srp_parse_cmd() made of it
+ *
+ * Return: 1 for a direct data buffer descriptor, the number of
+ * descriptors in the whole table of an indirect one (SRP r16a 5.5.3:
+ * DESCRIPTOR TABLE LENGTH / 16, whether or not the IU carries them all),
+ * 0 for none or immediate data.
+ */
+u32 srp_cmd_ndesc(const struct srp_cmd_info *ci)
+{
+	switch (ci->fmt) {
+	case SRP_IU_DESC_DIRECT:
+		return 1;
+	case SRP_IU_DESC_INDIRECT:
+		return ci->table_ndesc;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * srp_cmd_check_desc() - refuse an SRP_CMD with more descriptors than the
+ *	target takes
+ * @ci: what srp_parse_cmd() made of a valid SRP_CMD
+ * @max_desc: most direct descriptors the target accepts in one command
+ *	(a limit it chose, and what one command's work requests may use of
+ *	the channel's send queue)
+ * @err: receives why the command was refused, or NULL
+ *
+ * SRP r16a 5.5.3 puts no limit on the length of an indirect descriptor
+ * table, but every descriptor costs the target an RDMA context and send
+ * queue entries: a command with more than it can ever post is refused
+ * before anything is allocated for it, so it neither takes memory in
+ * proportion to a number from the wire nor waits for send queue room that
+ * never comes.
+ *
+ * Return: 0, or -EINVAL with @err filled in (SRP_CMD_ERR_TOO_MANY_DESC,
+ * INVALID FIELD IN COMMAND INFORMATION UNIT, the offset of the DESCRIPTOR
+ * TABLE LENGTH): answer with a CHECK CONDITION.
+ */
+int srp_cmd_check_desc(const struct srp_cmd_info *ci, u32 max_desc,
+		       struct srp_cmd_err *err)
+{
+	size_t off;
+
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (srp_cmd_ndesc(ci) <= max_desc)
+		return 0;
+	/* only an indirect table can hold more than one descriptor */
+	off = ci->desc_off - SRP_IU_INDIRECT_HDR_LEN + DESC_OFF_LEN;
+	return srp_cmd_bad(err, SRP_CMD_ERR_TOO_MANY_DESC, off);
 }
 
 /**

@@ -294,6 +294,8 @@ struct srp_cmd_info {
  *	the descriptor lengths, or that sum exceeds 2^32 - 1
  * @SRP_CMD_ERR_IMM: immediate data not granted at login, its descriptor
  *	overlaps the data, or the data runs past the IU
+ * @SRP_CMD_ERR_TOO_MANY_DESC: more descriptors than the target accepts in
+ *	one command (srp_cmd_check_desc())
  */
 enum srp_cmd_err_reason {
 	SRP_CMD_ERR_NONE,
@@ -308,6 +310,7 @@ enum srp_cmd_err_reason {
 	SRP_CMD_ERR_TABLE,
 	SRP_CMD_ERR_TOTAL_LEN,
 	SRP_CMD_ERR_IMM,
+	SRP_CMD_ERR_TOO_MANY_DESC,
 };
 
 /**
@@ -328,6 +331,9 @@ int srp_parse_cmd(const u8 *buf, size_t iu_len, u32 imm_data_offset,
 const char *srp_cmd_err_str(u8 reason);
 int srp_cmd_desc(const u8 *buf, const struct srp_cmd_info *ci,
 		 unsigned int idx, u64 *va, u32 *rkey, u32 *len);
+u32 srp_cmd_ndesc(const struct srp_cmd_info *ci);
+int srp_cmd_check_desc(const struct srp_cmd_info *ci, u32 max_desc,
+		       struct srp_cmd_err *err);
 int srp_parse_ext_table(const u8 *tbl, size_t tbl_len,
 			const struct srp_cmd_info *ci, struct srp_cmd_err *err);
 int srp_desc_get(const u8 *tbl, size_t tbl_len, unsigned int idx, u64 *va,

@@ -321,6 +321,7 @@ struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_tgt *tgt,
 	mutex_init(&ch->cm_mutex);
 	INIT_DELAYED_WORK(&ch->close_work, srpt_ch_close_work);
 	INIT_WORK(&ch->release_work, srpt_ch_release_work);
+	init_completion(&ch->last_wqe);
 	kref_init(&ch->kref);
 
 	/*
@@ -404,6 +405,14 @@ static void srpt_qp_event(struct ib_event *event, void *ptr)
 			ib_cm_notify(ch->ib_cm_id, event->event);
 		break;
 	case IB_EVENT_QP_LAST_WQE_REACHED:
+		/*
+		 * IBA 11.6.3.1 (SRQ): the QP, in the error state, will take
+		 * no more receive buffers from the SRQ; the completions of
+		 * those it took are in the CQ. srpt_ch_drain_srq() waits for
+		 * this before it drains the CQ.
+		 */
+		pr_debug("%s: last WQE reached\n", ch->name);
+		complete(&ch->last_wqe);
 		break;
 	default:
 		pr_info("%s: QP event %s (%d)\n", ch->name,
@@ -588,7 +597,8 @@ retry:
 		return ret;
 	}
 	/* keep two entries free for ib_drain_qp()'s marker */
-	atomic_set(&ch->sq_wr_avail, qp_init.cap.max_send_wr - 2);
+	ch->sq_wr_max = qp_init.cap.max_send_wr - 2;
+	atomic_set(&ch->sq_wr_avail, ch->sq_wr_max);
 
 	if (!ch->using_rdma_cm) {
 		ret = srpt_ch_qp_init(ch);
@@ -790,6 +800,40 @@ static void srpt_ch_sess_unreg_done(struct scst_session *sess)
 	srpt_ch_release_resources(ch);
 }
 
+/* How long a QP on the SRQ may take to report IB_EVENT_QP_LAST_WQE_REACHED. */
+#define SRPT_LAST_WQE_TIMEOUT	(2 * HZ)
+
+/*
+ * Drain a QP whose receive buffers come from the device's SRQ. Its
+ * receive queue holds none of them, so ib_drain_rq() has nothing to wait
+ * for, yet receive completions of the QP may still be in the CQ, and each
+ * names the channel (wc->qp->qp_context): the channel must outlive them.
+ * IBA 11.6.3.1: once in the error state the QP reports Last WQE Reached
+ * when it takes no more buffers from the SRQ; the completions of those it
+ * took are in the CQ by then, so the send queue's drain marker, posted
+ * after, completes behind them (one CQ, processed in order). A device that
+ * never reports the event (Soft-RoCE of Linux 6.1) is waited for once,
+ * SRPT_LAST_WQE_TIMEOUT; it then gets only the send queue drain, which
+ * still orders every completion already in the CQ. (ib_drain_qp() of
+ * Linux 6.11 and later waits for the event itself, for a minute, then
+ * polls the CQ directly, which a pooled CQ must not be.)
+ */
+static void srpt_ch_drain_srq(struct srpt_rdma_ch *ch)
+{
+	struct srpt_device *sdev = ch->sdev;
+
+	srpt_ch_qp_err(ch);
+	if (!READ_ONCE(sdev->no_last_wqe) &&
+	    !wait_for_completion_timeout(&ch->last_wqe,
+					 SRPT_LAST_WQE_TIMEOUT)) {
+		WRITE_ONCE(sdev->no_last_wqe, true);
+		pr_info("%s: %s reported no Last WQE Reached within %u ms; draining the send queue only from now on\n",
+			ch->name, dev_name(&sdev->device->dev),
+			jiffies_to_msecs(SRPT_LAST_WQE_TIMEOUT));
+	}
+	ib_drain_sq(ch->qp);
+}
+
 /* DISCONNECTING -> DRAINING -> (session unregistered) -> RELEASED. */
 static void srpt_ch_release_work(struct work_struct *work)
 {
@@ -799,7 +843,10 @@ static void srpt_ch_release_work(struct work_struct *work)
 	srpt_ch_advance(ch, SRPT_CH_DRAINING);
 	/* posters check the state under rcu_read_lock(): none sees it open */
 	synchronize_rcu();
-	ib_drain_qp(ch->qp);
+	if (ch->sdev->srq)
+		srpt_ch_drain_srq(ch);
+	else
+		ib_drain_qp(ch->qp);
 	/* no completion comes any more; account for what still waits */
 	srpt_ch_flush_waiting(ch);
 

@@ -51,6 +51,7 @@ static struct rdma_cm_id *srpt_rdma_cm_listener;
  *	us (its initiator depth)
  * @lr: the parsed SRP_LOGIN_REQ
  * @name: the session name
+ * @logged: the refusal was logged already (srpt_login_reject() is quiet)
  */
 struct srpt_login_ctx {
 	struct srpt_device *sdev;
@@ -62,6 +63,7 @@ struct srpt_login_ctx {
 	u8 responder_resources;
 	struct srp_login_req_info lr;
 	char name[SCST_MAX_NAME];
+	bool logged;
 };
 
 /* Answer a login with SRP_LOGIN_REJ (SRP r16a 6.4). */
@@ -74,8 +76,11 @@ static void srpt_login_reject(struct srpt_login_ctx *lc, u32 reason)
 				  SRP_IU_BUF_FMT_ALL);
 	if (len < 0)
 		return;
-	pr_info("login of %s refused (reason 0x%08x)\n",
-		lc->name[0] ? lc->name : "(unknown)", reason);
+	/* an initiator retrying in a loop must not flood the log */
+	if (!lc->logged)
+		pr_info_ratelimited("login of %s refused (reason 0x%08x)\n",
+				    lc->name[0] ? lc->name : "(unknown)",
+				    reason);
 	if (lc->rdma_cm_id)
 		ret = rdma_reject(lc->rdma_cm_id, rej, len,
 				  IB_CM_REJ_CONSUMER_DEFINED);
@@ -172,6 +177,41 @@ static int srpt_login_fail_ch(struct srpt_login_ctx *lc,
 }
 
 /*
+ * Would one more channel exceed the target's limits (max_sessions,
+ * max_channels_per_initiator)? Channels already disconnecting do not
+ * count, nor those of the same initiator port that a SINGLE channel login
+ * terminates (SRP r16a 7.2.3). If so, log it (one rate-limited line) and
+ * return true. Called with srpt_mutex held.
+ */
+static bool srpt_login_over_limit(struct srpt_tgt *tgt,
+				  struct srpt_login_ctx *lc)
+{
+	const struct srp_login_req_info *lr = &lc->lr;
+	bool single = (lr->req_flags & SRP_IU_MCA_MASK) == SRP_IU_MCA_SINGLE;
+	u32 n_tgt = 0, n_ini = 0;
+	struct srpt_rdma_ch *ch;
+
+	lockdep_assert_held(&srpt_mutex);
+	list_for_each_entry(ch, &tgt->ch_list, tgt_entry) {
+		if (srpt_ch_state(ch) >= SRPT_CH_DISCONNECTING)
+			continue;
+		if (single && !memcmp(ch->i_port_id, lr->initiator_port_id,
+				      sizeof(ch->i_port_id)))
+			continue;
+		n_tgt++;
+		if (!strcmp(ch->ini_name, lc->name))
+			n_ini++;
+	}
+	if (n_tgt < tgt->max_sessions && n_ini < tgt->max_ch_per_ini)
+		return false;
+	pr_warn_ratelimited("login of %s to %s refused (insufficient resources): %u of max_sessions %u, %u of max_channels_per_initiator %u\n",
+			    lc->name, tgt->name, n_tgt, tgt->max_sessions,
+			    n_ini, tgt->max_ch_per_ini);
+	lc->logged = true;
+	return true;
+}
+
+/*
  * The target checks of a login; on failure @reason is the SRP_LOGIN_REJ
  * REASON. Returns the target, or NULL.
  */
@@ -195,15 +235,22 @@ static struct srpt_tgt *srpt_login_target(struct srpt_login_ctx *lc,
 	tgt = sdev->removing ? NULL : sport->tgt;
 	if (!tgt) {
 		mutex_unlock(&srpt_mutex);
-		pr_info("login of %s on %s/%u: the port has no target\n",
-			lc->name, dev_name(&sdev->device->dev), lc->port_num);
+		pr_info_ratelimited("login of %s on %s/%u: the port has no target\n",
+				    lc->name, dev_name(&sdev->device->dev),
+				    lc->port_num);
 		*reason = SRP_IU_REJ_UNABLE_ESTABLISH;
 		return NULL;
 	}
 	if (!tgt->enabled) {
 		mutex_unlock(&srpt_mutex);
-		pr_info("login of %s: target %s is not enabled\n", lc->name,
-			tgt->name);
+		pr_info_ratelimited("login of %s: target %s is not enabled\n",
+				    lc->name, tgt->name);
+		*reason = SRP_IU_REJ_INSUFFICIENT_RES;
+		return NULL;
+	}
+	/* SRP r16a 6.4: before anything is allocated for the channel */
+	if (srpt_login_over_limit(tgt, lc)) {
+		mutex_unlock(&srpt_mutex);
 		*reason = SRP_IU_REJ_INSUFFICIENT_RES;
 		return NULL;
 	}
@@ -269,13 +316,14 @@ static int srpt_login(struct srpt_login_ctx *lc)
 	u8 rsp_flags;
 	int ret, len;
 
-	pr_info("login request from %s on %s/%u: i_port_id 0x%016llx%016llx, it_iu_len %u%s%s\n",
-		lc->name, dev_name(&lc->sdev->device->dev), lc->port_num,
-		get_unaligned_be64(lr->initiator_port_id),
-		get_unaligned_be64(lr->initiator_port_id + 8), lr->it_iu_len,
-		(lr->req_flags & SRP_IU_MCA_MASK) == SRP_IU_MCA_MULTI ?
-		", multichannel" : "",
-		lr->imm_data_ok ? ", immediate data" : "");
+	/* each outcome logs a line: this one only for debugging */
+	pr_debug("login request from %s on %s/%u: i_port_id 0x%016llx%016llx, it_iu_len %u%s%s\n",
+		 lc->name, dev_name(&lc->sdev->device->dev), lc->port_num,
+		 get_unaligned_be64(lr->initiator_port_id),
+		 get_unaligned_be64(lr->initiator_port_id + 8), lr->it_iu_len,
+		 (lr->req_flags & SRP_IU_MCA_MASK) == SRP_IU_MCA_MULTI ?
+		 ", multichannel" : "",
+		 lr->imm_data_ok ? ", immediate data" : "");
 
 	tgt = srpt_login_target(lc, &sport, &reason);
 	if (!tgt)
@@ -290,6 +338,7 @@ static int srpt_login(struct srpt_login_ctx *lc)
 	memcpy(ch->t_port_id, lr->target_port_id, 16);
 	ch->pkey = lc->pkey;
 	strscpy(ch->name, lc->name, sizeof(ch->name));
+	strscpy(ch->ini_name, lc->name, sizeof(ch->ini_name));
 	ch->imm_data_offset = lr->imm_data_ok ? lr->imm_data_offset : 0;
 	if (lc->rdma_cm_id) {
 		ch->using_rdma_cm = true;
@@ -325,6 +374,12 @@ static int srpt_login(struct srpt_login_ctx *lc)
 		pr_info("login of %s: target %s disabled or port gone meanwhile\n",
 			lc->name, tgt->name);
 		return srpt_login_fail_ch(lc, ch, reason, true);
+	}
+	/* again: other logins may have been accepted meanwhile */
+	if (srpt_login_over_limit(tgt, lc)) {
+		mutex_unlock(&srpt_mutex);
+		return srpt_login_fail_ch(lc, ch, SRP_IU_REJ_INSUFFICIENT_RES,
+					  true);
 	}
 	rsp_flags = srpt_login_multichannel(tgt, ch, lr->req_flags);
 	list_add_tail(&ch->tgt_entry, &tgt->ch_list);

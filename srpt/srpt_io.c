@@ -29,8 +29,14 @@
  * is checked under rcu_read_lock(); the release work moves the channel on
  * and waits for an RCU grace period before it drains the QP, so every
  * work request posted completes before the drain does. The send queue is
- * accounted in ch->sq_wr_avail; a command that does not fit waits on
- * ch->sq_wait until completions free room.
+ * accounted in ch->sq_wr_avail: every post (RDMA READs of data-out or of
+ * a descriptor table, RDMA WRITEs with their SEND, a response alone) takes
+ * its entries there and its completion gives them back. A post that does
+ * not fit, or finds others waiting, waits on ch->sq_wait, in order, until
+ * completions free room. A command that could never fit (more descriptors
+ * than the send queue has entries, e.g. after the QP was created smaller)
+ * is refused with CHECK CONDITION instead of waiting at the head of the
+ * list forever (srpt_handle_cmd(), srpt_sq_fits()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -103,6 +109,7 @@ struct srpt_send_ioctx *srpt_get_send_ioctx(struct srpt_rdma_ch *ch)
 	ioctx->ext_table = NULL;
 	ioctx->ext_ready = false;
 	ioctx->ext_failed = false;
+	ioctx->ext_dma = 0;
 	ioctx->rw_ctxs = NULL;
 	ioctx->n_rw_ctx = 0;
 	ioctx->n_wr = 0;
@@ -217,7 +224,8 @@ static int srpt_sg_window(struct scatterlist *sg, u32 nents, u32 off,
 	if (!first || end > pos)
 		return -EINVAL;
 
-	out = kmalloc_array(cnt, sizeof(*out), GFP_KERNEL);
+	/* cnt follows the command's (clipped) transfer: maybe many pages */
+	out = kvmalloc_array(cnt, sizeof(*out), GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
 	sg_init_table(out, cnt);
@@ -290,10 +298,10 @@ static void srpt_free_rw_ctxs(struct srpt_send_ioctx *ioctx)
 		rdma_rw_ctx_destroy(&ctx->rw, ch->qp, ch->port_num, ctx->sg,
 				    ctx->nents, ioctx->rw_dir);
 		if (ctx->sg_owned)
-			kfree(ctx->sg);
+			kvfree(ctx->sg);
 	}
 	if (ioctx->rw_ctxs != &ioctx->s_rw_ctx)
-		kfree(ioctx->rw_ctxs);
+		kvfree(ioctx->rw_ctxs);
 	ioctx->rw_ctxs = NULL;
 	ioctx->n_rw_ctx = 0;
 }
@@ -302,8 +310,11 @@ static void srpt_free_rw_ctxs(struct srpt_send_ioctx *ioctx)
  * Set up the RDMA READs (@dir DMA_FROM_DEVICE) or WRITEs (DMA_TO_DEVICE)
  * that move the first @xfer bytes of the command's buffer to or from the
  * initiator's descriptors, in order: one rdma_rw context per descriptor
- * over its window of cmd->sg. Process context. Returns the number of send
- * queue entries the contexts need, or a negative errno.
+ * over its window of cmd->sg. Descriptors are clipped to @xfer (what the
+ * command transfers, never more than cmd->sg holds): a descriptor longer
+ * than that, or descriptors past it, cost nothing. Process context.
+ * Returns the number of send queue entries the contexts need, or a
+ * negative errno.
  */
 static int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *ioctx, u32 xfer,
 			      enum dma_data_direction dir)
@@ -329,8 +340,9 @@ static int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *ioctx, u32 xfer,
 	if (needed == 1) {
 		ioctx->rw_ctxs = &ioctx->s_rw_ctx;
 	} else {
-		ioctx->rw_ctxs = kcalloc(needed, sizeof(*ioctx->rw_ctxs),
-					 GFP_KERNEL);
+		/* up to SRPT_MAX_DESC contexts: too large for kmalloc */
+		ioctx->rw_ctxs = kvcalloc(needed, sizeof(*ioctx->rw_ctxs),
+					  GFP_KERNEL);
 		if (!ioctx->rw_ctxs)
 			return -ENOMEM;
 	}
@@ -352,7 +364,7 @@ static int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *ioctx, u32 xfer,
 				       ctx->nents, 0, d.va, d.rkey, dir);
 		if (ret < 0) {
 			if (ctx->sg_owned)
-				kfree(ctx->sg);
+				kvfree(ctx->sg);
 			goto unwind;
 		}
 		n_wr += ret;
@@ -373,17 +385,19 @@ unwind:
 
 /*
  * Post the work requests of @ioctx while the channel is LIVE: for a
- * command waiting for data-out its RDMA READs, otherwise its RDMA WRITEs
- * (if any) chained before the SEND of its response.
+ * command fetching its descriptor table the RDMA READ of the table, for
+ * one waiting for data-out its RDMA READs, otherwise its RDMA WRITEs (if
+ * any) chained before the SEND of its response.
  */
 static int srpt_do_post(struct srpt_send_ioctx *ioctx)
 {
 	struct srpt_rdma_ch *ch = ioctx->ch;
-	bool read = ioctx->state == SRPT_IOCTX_NEED_DATA;
 	struct ib_send_wr *first = NULL;
 	int i, ret;
 
-	if (!read) {
+	if (ioctx->state == SRPT_IOCTX_FETCH_TABLE) {
+		first = &ioctx->table_wr.wr;
+	} else if (ioctx->state != SRPT_IOCTX_NEED_DATA) {
 		ioctx->sge.addr = ioctx->dma;
 		ioctx->sge.length = ioctx->rsp_len;
 		ioctx->sge.lkey = ch->sdev->lkey;
@@ -397,7 +411,7 @@ static int srpt_do_post(struct srpt_send_ioctx *ioctx)
 		ib_dma_sync_single_for_device(ch->sdev->device, ioctx->dma,
 					      ioctx->rsp_len, DMA_TO_DEVICE);
 	}
-	for (i = ioctx->n_rw_ctx - 1; i >= 0; i--)
+	for (i = (int)ioctx->n_rw_ctx - 1; i >= 0; i--)
 		first = rdma_rw_ctx_wrs(&ioctx->rw_ctxs[i].rw, ch->qp,
 					ch->port_num,
 					first ? NULL : &ioctx->rdma_cqe, first);
@@ -416,12 +430,31 @@ static int srpt_do_post(struct srpt_send_ioctx *ioctx)
 	return ret;
 }
 
+/* Undo srpt_fetch_table()'s buffer; the command goes on without it. */
+static void srpt_table_release(struct srpt_send_ioctx *ioctx)
+{
+	struct srpt_rdma_ch *ch = ioctx->ch;
+
+	ib_dma_unmap_single(ch->sdev->device, ioctx->ext_dma,
+			    ioctx->ci.table_len, DMA_FROM_DEVICE);
+	ioctx->ext_dma = 0;
+	kfree(ioctx->ext_table);
+	ioctx->ext_table = NULL;
+	ioctx->ext_failed = true;
+	ioctx->state = SRPT_IOCTX_NEW;
+}
+
 /* A command whose work requests will not be posted: finish it. */
 static void srpt_ioctx_unsent(struct srpt_send_ioctx *ioctx)
 {
 	struct scst_cmd *cmd = ioctx->cmd;
 
 	switch (ioctx->state) {
+	case SRPT_IOCTX_FETCH_TABLE:
+		/* continues, and ends, in srpt_ioctx_work() */
+		srpt_table_release(ioctx);
+		queue_work(srpt_wq, &ioctx->work);
+		break;
 	case SRPT_IOCTX_NEED_DATA:
 		srpt_free_rw_ctxs(ioctx);
 		ioctx->state = SRPT_IOCTX_DATA_IN;
@@ -439,9 +472,32 @@ static void srpt_ioctx_unsent(struct srpt_send_ioctx *ioctx)
 	}
 }
 
+/**
+ * srpt_sq_fits() - can @n_wr work requests of one command ever be posted
+ * @ch: the channel
+ * @n_wr: send queue entries they need
+ *
+ * Return: true if the send queue has that many entries when it is idle.
+ */
+static bool srpt_sq_fits(const struct srpt_rdma_ch *ch, u32 n_wr)
+{
+	return n_wr <= ch->sq_wr_max;
+}
+
+/* Take @n send queue entries; false, changing nothing, if they are not free. */
+static bool srpt_sq_take(struct srpt_rdma_ch *ch, u32 n)
+{
+	if (atomic_sub_return(n, &ch->sq_wr_avail) >= 0)
+		return true;
+	atomic_add(n, &ch->sq_wr_avail);
+	return false;
+}
+
 /*
- * Post or queue the work requests of @ioctx (@ioctx->n_wr entries). A
- * failure to post finishes the command at once.
+ * Post or queue the work requests of @ioctx (@ioctx->n_wr entries). They
+ * wait behind those already waiting, so that a command needing many
+ * entries is not overtaken forever. A failure to post finishes the
+ * command at once.
  */
 static void srpt_post(struct srpt_send_ioctx *ioctx)
 {
@@ -449,28 +505,36 @@ static void srpt_post(struct srpt_send_ioctx *ioctx)
 	unsigned long flags;
 	bool queued = false;
 
-	if (atomic_sub_return(ioctx->n_wr, &ch->sq_wr_avail) < 0) {
-		atomic_add(ioctx->n_wr, &ch->sq_wr_avail);
-		spin_lock_irqsave(&ch->lock, flags);
-		if (ch->state == SRPT_CH_LIVE) {
-			list_add_tail(&ioctx->wait_entry, &ch->sq_wait);
-			queued = true;
-		}
-		spin_unlock_irqrestore(&ch->lock, flags);
-		if (queued) {
-			pr_debug("%s: send queue full; tag 0x%llx waits\n",
-				 ch->name, ioctx->tag);
-			/* room may have come meanwhile */
-			srpt_process_sq_wait(ch);
-			return;
-		}
+	if (unlikely(!srpt_sq_fits(ch, ioctx->n_wr))) {
+		/* the callers check this: a command must never wait for it */
+		pr_err_ratelimited("%s: tag 0x%llx needs %u send queue entries of %u; dropped\n",
+				   ch->name, ioctx->tag, ioctx->n_wr,
+				   ch->sq_wr_max);
 		srpt_ioctx_unsent(ioctx);
 		return;
 	}
-	if (srpt_do_post(ioctx)) {
-		atomic_add(ioctx->n_wr, &ch->sq_wr_avail);
-		srpt_ioctx_unsent(ioctx);
+	if (likely(list_empty_careful(&ch->sq_wait)) &&
+	    srpt_sq_take(ch, ioctx->n_wr)) {
+		if (srpt_do_post(ioctx)) {
+			atomic_add(ioctx->n_wr, &ch->sq_wr_avail);
+			srpt_ioctx_unsent(ioctx);
+		}
+		return;
 	}
+	spin_lock_irqsave(&ch->lock, flags);
+	if (ch->state == SRPT_CH_LIVE) {
+		list_add_tail(&ioctx->wait_entry, &ch->sq_wait);
+		queued = true;
+	}
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (!queued) {
+		srpt_ioctx_unsent(ioctx);
+		return;
+	}
+	pr_debug("%s: send queue full; tag 0x%llx waits for %u entries\n",
+		 ch->name, ioctx->tag, ioctx->n_wr);
+	/* room may have come meanwhile */
+	srpt_process_sq_wait(ch);
 }
 
 /**
@@ -491,11 +555,8 @@ void srpt_process_sq_wait(struct srpt_rdma_ch *ch)
 		ioctx = list_first_entry_or_null(&ch->sq_wait,
 						 struct srpt_send_ioctx,
 						 wait_entry);
-		if (ioctx && atomic_sub_return(ioctx->n_wr,
-					       &ch->sq_wr_avail) < 0) {
-			atomic_add(ioctx->n_wr, &ch->sq_wr_avail);
+		if (ioctx && !srpt_sq_take(ch, ioctx->n_wr))
 			ioctx = NULL;
-		}
 		if (ioctx)
 			list_del_init(&ioctx->wait_entry);
 		spin_unlock_irqrestore(&ch->lock, flags);
@@ -655,7 +716,7 @@ static void srpt_handle_cmd(struct srpt_rdma_ch *ch,
 	struct srp_cmd_info ci;
 	struct srp_cmd_err err;
 	struct scst_cmd *cmd;
-	u32 i;
+	u32 i, max_desc;
 
 	if (srp_parse_cmd(recv->buf, byte_len, ch->imm_data_offset, &ci,
 			  &err)) {
@@ -683,13 +744,19 @@ static void srpt_handle_cmd(struct srpt_rdma_ch *ch,
 	ioctx->dir = ci.dir;
 	ioctx->data_len = ci.data_len;
 
-	if (ci.table_external && ci.table_len > SRPT_MAX_EXT_TABLE) {
-		pr_warn_ratelimited("%s: SRP_CMD tag 0x%llx: descriptor table of %u bytes refused (at most %u)\n",
-				    ch->name, ci.tag, ci.table_len,
-				    SRPT_MAX_EXT_TABLE);
+	/*
+	 * Each descriptor costs an RDMA context and at least one send queue
+	 * entry; the response needs one more. Refuse what could never be
+	 * posted before the core allocates anything for it.
+	 */
+	max_desc = min_t(u32, SRPT_MAX_DESC, ch->sq_wr_max - 1);
+	if (srp_cmd_check_desc(&ci, max_desc, &err)) {
+		pr_warn_ratelimited("%s: SRP_CMD tag 0x%llx refused: %u descriptors, at most %u (byte %u)\n",
+				    ch->name, ci.tag, srp_cmd_ndesc(&ci),
+				    max_desc, err.offset);
 		srpt_repost_recv(recv);
 		srpt_send_local_rsp(ioctx, SCST_STATUS_CHECK_CONDITION,
-				    SRP_IU_SENSE_INVALID_IU);
+				    err.sense_code);
 		return;
 	}
 
@@ -987,58 +1054,49 @@ static void srpt_defer_xmit(struct srpt_send_ioctx *ioctx)
  * SRP r16a 5.5.3: the IU holds only the first descriptors of an indirect
  * table; RDMA READ the whole table from the initiator, then continue the
  * data transfer (@rdy: ->rdy_to_xfer(), else ->xmit_response()) in process
- * context from srpt_table_read_done(). Process context.
+ * context from srpt_table_read_done(). The READ takes one send queue entry
+ * and waits for it like any other post (srpt_post()): a full send queue
+ * only delays the command. Process context.
  */
 static void srpt_fetch_table(struct srpt_send_ioctx *ioctx, bool rdy)
 {
 	struct srpt_rdma_ch *ch = ioctx->ch;
 	struct ib_device *dev = ch->sdev->device;
 	u32 len = ioctx->ci.table_len;
-	struct ib_sge sge;
-	struct ib_rdma_wr wr = {
-		.wr = {
-			.wr_cqe = &ioctx->table_cqe,
-			.sg_list = &sge,
-			.num_sge = 1,
-			.opcode = IB_WR_RDMA_READ,
-			.send_flags = IB_SEND_SIGNALED,
-		},
-		.remote_addr = ioctx->ci.table_addr,
-		.rkey = ioctx->ci.table_rkey,
-	};
-	int ret = -ENOMEM;
 
 	ioctx->work_rdy = rdy;
+	/* len <= SRPT_MAX_EXT_TABLE (srpt_handle_cmd()); mapped, so kmalloc */
 	ioctx->ext_table = kmalloc(len, GFP_KERNEL);
 	if (!ioctx->ext_table)
 		goto fail;
 	ioctx->ext_dma = ib_dma_map_single(dev, ioctx->ext_table, len,
 					   DMA_FROM_DEVICE);
-	if (ib_dma_mapping_error(dev, ioctx->ext_dma))
-		goto free;
-	sge.addr = ioctx->ext_dma;
-	sge.length = len;
-	sge.lkey = ch->sdev->lkey;
+	if (ib_dma_mapping_error(dev, ioctx->ext_dma)) {
+		kfree(ioctx->ext_table);
+		ioctx->ext_table = NULL;
+		goto fail;
+	}
+	ioctx->table_sge.addr = ioctx->ext_dma;
+	ioctx->table_sge.length = len;
+	ioctx->table_sge.lkey = ch->sdev->lkey;
+	memset(&ioctx->table_wr, 0, sizeof(ioctx->table_wr));
+	ioctx->table_wr.wr.wr_cqe = &ioctx->table_cqe;
+	ioctx->table_wr.wr.sg_list = &ioctx->table_sge;
+	ioctx->table_wr.wr.num_sge = 1;
+	ioctx->table_wr.wr.opcode = IB_WR_RDMA_READ;
+	ioctx->table_wr.wr.send_flags = IB_SEND_SIGNALED;
+	ioctx->table_wr.remote_addr = ioctx->ci.table_addr;
+	ioctx->table_wr.rkey = ioctx->ci.table_rkey;
 
-	ret = -EAGAIN;
-	if (atomic_dec_return(&ch->sq_wr_avail) < 0)
-		goto unmap;
 	ioctx->state = SRPT_IOCTX_FETCH_TABLE;
-	rcu_read_lock();
-	ret = srpt_ch_state(ch) == SRPT_CH_LIVE ?
-	      ib_post_send(ch->qp, &wr.wr, NULL) : -ENOTCONN;
-	rcu_read_unlock();
-	if (!ret)
-		return;
-	atomic_inc(&ch->sq_wr_avail);
-unmap:
-	ib_dma_unmap_single(dev, ioctx->ext_dma, len, DMA_FROM_DEVICE);
-free:
-	kfree(ioctx->ext_table);
-	ioctx->ext_table = NULL;
+	ioctx->n_rw_ctx = 0;
+	ioctx->n_wr = 1;
+	srpt_post(ioctx);
+	return;
+
 fail:
-	pr_warn_ratelimited("%s: tag 0x%llx: cannot fetch the descriptor table (%d)\n",
-			    ch->name, ioctx->tag, ret);
+	pr_warn_ratelimited("%s: tag 0x%llx: no memory to fetch a descriptor table of %u bytes\n",
+			    ch->name, ioctx->tag, len);
 	ioctx->ext_failed = true;
 	queue_work(srpt_wq, &ioctx->work);
 }
@@ -1060,9 +1118,11 @@ void srpt_table_read_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct srpt_rdma_ch *ch = ioctx->ch;
 	struct srp_cmd_err err;
 
-	atomic_inc(&ch->sq_wr_avail);
+	atomic_add(ioctx->n_wr, &ch->sq_wr_avail);
+	ioctx->n_wr = 0;
 	ib_dma_unmap_single(ch->sdev->device, ioctx->ext_dma,
 			    ioctx->ci.table_len, DMA_FROM_DEVICE);
+	ioctx->ext_dma = 0;
 	srpt_check_wc(ch, wc, "reading a descriptor table");
 	if (wc->status == IB_WC_SUCCESS &&
 	    !srp_parse_ext_table(ioctx->ext_table, ioctx->ci.table_len,
@@ -1119,6 +1179,15 @@ static void srpt_do_rdy_to_xfer(struct srpt_send_ioctx *ioctx,
 				    ch->name, ioctx->tag, cmd->bufflen, n_wr);
 		ioctx->state = SRPT_IOCTX_DATA_IN;
 		scst_rx_data(cmd, n_wr, ctx);
+		return;
+	}
+	if (!srpt_sq_fits(ch, n_wr)) {
+		/* more RDMA READs than the send queue holds: never postable */
+		pr_warn_ratelimited("%s: tag 0x%llx: data-out needs %d send queue entries of %u\n",
+				    ch->name, ioctx->tag, n_wr, ch->sq_wr_max);
+		srpt_free_rw_ctxs(ioctx);
+		ioctx->state = SRPT_IOCTX_DATA_IN;
+		scst_rx_data_error(cmd, SRP_IU_SENSE_INVALID_IU, ctx);
 		return;
 	}
 	ioctx->n_wr = n_wr;
@@ -1184,7 +1253,7 @@ static void srpt_do_xmit(struct srpt_send_ioctx *ioctx)
 	struct srpt_rdma_ch *ch = ioctx->ch;
 	struct scst_cmd *cmd = ioctx->cmd;
 	u32 xfer = srpt_data_in_len(ioctx);
-	u8 bad_table_sense[SCST_SENSE_FIXED_LEN];
+	u8 bad_iu_sense[SCST_SENSE_FIXED_LEN];
 	const u8 *sense = cmd->sense;
 	u32 sense_len = cmd->sense_len;
 	u8 status = cmd->status;
@@ -1204,11 +1273,11 @@ static void srpt_do_xmit(struct srpt_send_ioctx *ioctx)
 		 */
 		xfer = 0;
 		status = SCST_STATUS_CHECK_CONDITION;
-		sense_len = scst_build_sense_code(bad_table_sense,
-						  sizeof(bad_table_sense),
+		sense_len = scst_build_sense_code(bad_iu_sense,
+						  sizeof(bad_iu_sense),
 						  false,
 						  SRP_IU_SENSE_INVALID_IU);
-		sense = bad_table_sense;
+		sense = bad_iu_sense;
 		resid = ioctx->data_len;
 	}
 	if (xfer) {
@@ -1220,6 +1289,24 @@ static void srpt_do_xmit(struct srpt_send_ioctx *ioctx)
 			status = SCST_STATUS_BUSY;
 			sense = NULL;
 			sense_len = 0;
+			resid = ioctx->data_len;
+		} else if (!srpt_sq_fits(ch, n_wr + 1)) {
+			/*
+			 * More RDMA WRITEs than the send queue holds: they
+			 * could never be posted. Refuse the data-in buffer
+			 * as srpt_handle_cmd() refuses too many descriptors.
+			 */
+			pr_warn_ratelimited("%s: tag 0x%llx: data-in needs %d send queue entries of %u\n",
+					    ch->name, ioctx->tag, n_wr + 1,
+					    ch->sq_wr_max);
+			srpt_free_rw_ctxs(ioctx);
+			n_wr = 0;
+			status = SCST_STATUS_CHECK_CONDITION;
+			sense_len = scst_build_sense_code(bad_iu_sense,
+							  sizeof(bad_iu_sense),
+							  false,
+							  SRP_IU_SENSE_INVALID_IU);
+			sense = bad_iu_sense;
 			resid = ioctx->data_len;
 		}
 	}

@@ -173,6 +173,8 @@ static struct srpt_tgt *srpt_tgt_create(const union ib_gid *gid)
 	tgt->gid = *gid;
 	srpt_format_gid(tgt->name, sizeof(tgt->name), gid);
 	tgt->thread_mode = srpt_thread_mode;
+	tgt->max_sessions = SRPT_DEF_MAX_SESSIONS;
+	tgt->max_ch_per_ini = SRPT_DEF_MAX_CH_PER_INI;
 	bitmap_fill(tgt->comp_v_mask, SRPT_MAX_COMP_VECTORS);
 	INIT_LIST_HEAD(&tgt->ch_list);
 

@@ -11,10 +11,16 @@
  *   link_layer    InfiniBand or Ethernet ("" while port-less)
  *   comp_v_mask   completion vectors new channels may use (hex bitmap)
  *   thread_mode   1: new channels are processed by the target's thread
+ *   max_sessions  most channels (sessions) logged in at once
+ *   max_channels_per_initiator  most channels of one initiator at once
  * targets/ib_srpt/<gid>/sessions/<sess>/
  *   req_lim, req_lim_delta, ch_state, comp_vector, thread_pid
  *   ioctx_states  how many send contexts are in each state, and the free
  *                 send queue entries (for diagnosing stuck commands)
+ *   sq_size       send queue entries work requests may use (the QP's,
+ *                 less two kept for draining it)
+ *   sq_free       of those, the free ones: sq_size when nothing is posted
+ *   sq_waiting    send contexts waiting for send queue room
  *
  * Non-default values end with a "[key]" line, as SCST's, so that
  * scstadmin -write_config saves them.
@@ -161,6 +167,77 @@ static ssize_t srpt_thread_mode_store(struct kobject *kobj,
 	return count;
 }
 
+/* max_sessions, max_channels_per_initiator: a count 1..65536. */
+static ssize_t srpt_limit_show(char *buf, u32 val, u32 def)
+{
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%u\n", val),
+				   val != def);
+}
+
+static ssize_t srpt_limit_store(struct srpt_tgt *tgt, const char *name,
+				u32 *val, const char *buf, size_t count)
+{
+	u32 v;
+
+	if (kstrtou32(buf, 0, &v) || !v || v > SRPT_MAX_MAX_SESSIONS) {
+		pr_err("%s: %s: '%.*s' is not a number from 1 to %u\n",
+		       tgt->name, name, (int)strcspn(buf, "\n"), buf,
+		       SRPT_MAX_MAX_SESSIONS);
+		return -EINVAL;
+	}
+	/* applies to logins from now on; logged-in channels stay */
+	mutex_lock(&srpt_mutex);
+	*val = v;
+	mutex_unlock(&srpt_mutex);
+	return count;
+}
+
+static ssize_t srpt_max_sessions_show(struct kobject *kobj,
+				      struct kobj_attribute *attr, char *buf)
+{
+	struct srpt_tgt *tgt = srpt_kobj_tgt(kobj);
+
+	if (!tgt)
+		return -ENODEV;
+	return srpt_limit_show(buf, READ_ONCE(tgt->max_sessions),
+			       SRPT_DEF_MAX_SESSIONS);
+}
+
+static ssize_t srpt_max_sessions_store(struct kobject *kobj,
+				       struct kobj_attribute *attr,
+				       const char *buf, size_t count)
+{
+	struct srpt_tgt *tgt = srpt_kobj_tgt(kobj);
+
+	if (!tgt)
+		return -ENODEV;
+	return srpt_limit_store(tgt, "max_sessions", &tgt->max_sessions, buf,
+				count);
+}
+
+static ssize_t srpt_max_ch_per_ini_show(struct kobject *kobj,
+					struct kobj_attribute *attr, char *buf)
+{
+	struct srpt_tgt *tgt = srpt_kobj_tgt(kobj);
+
+	if (!tgt)
+		return -ENODEV;
+	return srpt_limit_show(buf, READ_ONCE(tgt->max_ch_per_ini),
+			       SRPT_DEF_MAX_CH_PER_INI);
+}
+
+static ssize_t srpt_max_ch_per_ini_store(struct kobject *kobj,
+					 struct kobj_attribute *attr,
+					 const char *buf, size_t count)
+{
+	struct srpt_tgt *tgt = srpt_kobj_tgt(kobj);
+
+	if (!tgt)
+		return -ENODEV;
+	return srpt_limit_store(tgt, "max_channels_per_initiator",
+				&tgt->max_ch_per_ini, buf, count);
+}
+
 static struct kobj_attribute srpt_login_info_attr =
 	__ATTR(login_info, 0444, srpt_login_info_show, NULL);
 static struct kobj_attribute srpt_device_attr =
@@ -175,6 +252,12 @@ static struct kobj_attribute srpt_comp_v_mask_attr =
 static struct kobj_attribute srpt_thread_mode_attr =
 	__ATTR(thread_mode, 0644, srpt_thread_mode_show,
 	       srpt_thread_mode_store);
+static struct kobj_attribute srpt_max_sessions_attr =
+	__ATTR(max_sessions, 0644, srpt_max_sessions_show,
+	       srpt_max_sessions_store);
+static struct kobj_attribute srpt_max_ch_per_ini_attr =
+	__ATTR(max_channels_per_initiator, 0644, srpt_max_ch_per_ini_show,
+	       srpt_max_ch_per_ini_store);
 
 const struct attribute *srpt_tgt_attrs[] = {
 	&srpt_login_info_attr.attr,
@@ -183,6 +266,8 @@ const struct attribute *srpt_tgt_attrs[] = {
 	&srpt_link_layer_attr.attr,
 	&srpt_comp_v_mask_attr.attr,
 	&srpt_thread_mode_attr.attr,
+	&srpt_max_sessions_attr.attr,
+	&srpt_max_ch_per_ini_attr.attr,
 	NULL,
 };
 
@@ -266,6 +351,35 @@ static ssize_t srpt_ioctx_states_show(struct kobject *kobj,
 	return len;
 }
 
+static ssize_t srpt_sq_size_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", srpt_kobj_ch(kobj)->sq_wr_max);
+}
+
+static ssize_t srpt_sq_free_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  atomic_read(&srpt_kobj_ch(kobj)->sq_wr_avail));
+}
+
+static ssize_t srpt_sq_waiting_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	struct srpt_rdma_ch *ch = srpt_kobj_ch(kobj);
+	struct list_head *pos;
+	unsigned long flags;
+	u32 n = 0;
+
+	/* at most the channel's send contexts */
+	spin_lock_irqsave(&ch->lock, flags);
+	list_for_each(pos, &ch->sq_wait)
+		n++;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return sysfs_emit(buf, "%u\n", n);
+}
+
 static struct kobj_attribute srpt_req_lim_attr =
 	__ATTR(req_lim, 0444, srpt_req_lim_show, NULL);
 static struct kobj_attribute srpt_req_lim_delta_attr =
@@ -278,6 +392,12 @@ static struct kobj_attribute srpt_thread_pid_attr =
 	__ATTR(thread_pid, 0444, srpt_thread_pid_show, NULL);
 static struct kobj_attribute srpt_ioctx_states_attr =
 	__ATTR(ioctx_states, 0444, srpt_ioctx_states_show, NULL);
+static struct kobj_attribute srpt_sq_size_attr =
+	__ATTR(sq_size, 0444, srpt_sq_size_show, NULL);
+static struct kobj_attribute srpt_sq_free_attr =
+	__ATTR(sq_free, 0444, srpt_sq_free_show, NULL);
+static struct kobj_attribute srpt_sq_waiting_attr =
+	__ATTR(sq_waiting, 0444, srpt_sq_waiting_show, NULL);
 
 const struct attribute *srpt_sess_attrs[] = {
 	&srpt_req_lim_attr.attr,
@@ -286,5 +406,8 @@ const struct attribute *srpt_sess_attrs[] = {
 	&srpt_comp_vector_attr.attr,
 	&srpt_thread_pid_attr.attr,
 	&srpt_ioctx_states_attr.attr,
+	&srpt_sq_size_attr.attr,
+	&srpt_sq_free_attr.attr,
+	&srpt_sq_waiting_attr.attr,
 	NULL,
 };

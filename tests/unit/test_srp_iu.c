@@ -1554,19 +1554,90 @@ static void test_cmd_random(void **state)
 		assert_true(accepted[iter] > 10);
 }
 
+/*
+ * srp_cmd_check_desc(): the descriptor count of the whole command (the
+ * whole indirect table, carried or not) against the target's limit; the
+ * field it blames is the DESCRIPTOR TABLE LENGTH of the indirect
+ * descriptor (byte 12 of it, SRP r16a 5.5.3).
+ */
+static void test_cmd_check_desc(void **state)
+{
+	struct srp_cmd_info ci;
+	struct srp_cmd_err err;
+	u8 buf[256];
+	size_t off, n;
+
+	(void)state;
+	/* No data, immediate data: no descriptor at all. */
+	off = cmd_hdr(buf, 0x00, 0, 0, 0);
+	assert_int_equal(srp_parse_cmd(buf, off, 0, &ci, &err), 0);
+	assert_int_equal(srp_cmd_ndesc(&ci), 0);
+	assert_int_equal(srp_cmd_check_desc(&ci, 0, &err), 0);
+
+	/* Direct: one. */
+	off = cmd_hdr(buf, 0x01, 0, 1, 0);
+	n = off + put_desc(buf + off, 0x1000, 7, 512);
+	assert_int_equal(srp_parse_cmd(buf, n, 0, &ci, &err), 0);
+	assert_int_equal(srp_cmd_ndesc(&ci), 1);
+	assert_int_equal(srp_cmd_check_desc(&ci, 1, &err), 0);
+	assert_int_equal(srp_cmd_check_desc(&ci, 0, &err), -EINVAL);
+	assert_int_equal(err.reason, SRP_CMD_ERR_TOO_MANY_DESC);
+
+	/* Indirect, whole table of 3 in the IU. */
+	off = cmd_hdr(buf, 0x02, 0, 3, 0);
+	n = off + put_idb(buf + off, 0xfeed0000ULL, 0x77, 48, 3 * 512);
+	n += put_desc(buf + n, 0x1000, 1, 512);
+	n += put_desc(buf + n, 0x2000, 1, 512);
+	n += put_desc(buf + n, 0x3000, 1, 512);
+	assert_int_equal(srp_parse_cmd(buf, n, 0, &ci, &err), 0);
+	assert_int_equal(srp_cmd_ndesc(&ci), 3);
+	assert_int_equal(srp_cmd_check_desc(&ci, 3, &err), 0);
+	assert_int_equal(err.reason, SRP_CMD_ERR_NONE);
+	assert_int_equal(srp_cmd_check_desc(&ci, 2, &err), -EINVAL);
+	assert_int_equal(err.reason, SRP_CMD_ERR_TOO_MANY_DESC);
+	assert_int_equal(err.sense_code, SRP_IU_SENSE_INVALID_IU);
+	assert_int_equal(err.offset, 48 + 12);
+	assert_int_equal(srp_cmd_check_desc(&ci, 2, NULL), -EINVAL);
+
+	/*
+	 * External table of 3000 one-byte descriptors, one carried: the
+	 * table counts, not what the IU carries. With a 16-byte additional
+	 * CDB the indirect descriptor starts at byte 64.
+	 */
+	off = cmd_hdr(buf, 0x20, 1, 0, 16);
+	n = off + put_idb(buf + off, 0xbeef0000ULL, 0x99, 3000 * 16, 3000);
+	n += put_desc(buf + n, 0x1000, 1, 1);
+	assert_int_equal(srp_parse_cmd(buf, n, 0, &ci, &err), 0);
+	assert_true(ci.table_external);
+	assert_int_equal(ci.ndesc, 1);
+	assert_int_equal(srp_cmd_ndesc(&ci), 3000);
+	assert_int_equal(srp_cmd_check_desc(&ci, 2048, &err), -EINVAL);
+	assert_int_equal(err.reason, SRP_CMD_ERR_TOO_MANY_DESC);
+	assert_int_equal(err.offset, 64 + 12);
+	assert_int_equal(srp_cmd_check_desc(&ci, 3000, &err), 0);
+	assert_int_equal(srp_cmd_check_desc(&ci, 0xffffffff, &err), 0);
+
+	/* The largest table the format can name: 2^32 - 16 bytes. */
+	off = cmd_hdr(buf, 0x02, 0, 0, 0);
+	n = off + put_idb(buf + off, 0, 1, 0xfffffff0, 0);
+	assert_int_equal(srp_parse_cmd(buf, n, 0, &ci, &err), 0);
+	assert_int_equal(srp_cmd_ndesc(&ci), 0x0fffffff);
+	assert_int_equal(srp_cmd_check_desc(&ci, 2048, &err), -EINVAL);
+}
+
 static void test_cmd_err_str(void **state)
 {
 	unsigned int i, j;
 
 	(void)state;
-	for (i = 0; i <= SRP_CMD_ERR_IMM; i++) {
+	for (i = 0; i <= SRP_CMD_ERR_TOO_MANY_DESC; i++) {
 		assert_non_null(srp_cmd_err_str(i));
 		assert_string_not_equal(srp_cmd_err_str(i), "unknown error");
 		for (j = 0; j < i; j++)
 			assert_string_not_equal(srp_cmd_err_str(i),
 						srp_cmd_err_str(j));
 	}
-	assert_string_equal(srp_cmd_err_str(SRP_CMD_ERR_IMM + 1),
+	assert_string_equal(srp_cmd_err_str(SRP_CMD_ERR_TOO_MANY_DESC + 1),
 			    "unknown error");
 	assert_string_equal(srp_cmd_err_str(255), "unknown error");
 }
@@ -1657,6 +1728,7 @@ int main(void)
 		cmocka_unit_test(test_cmd_bad),
 		cmocka_unit_test(test_cmd_truncated),
 		cmocka_unit_test(test_cmd_random),
+		cmocka_unit_test(test_cmd_check_desc),
 		cmocka_unit_test(test_cmd_err_str),
 		cmocka_unit_test(test_tsk_mgmt),
 	};
