@@ -281,6 +281,7 @@ void scst_unregister_virtual_device(struct scst_device *dev)
 	list_del(&dev->list_entry);
 	list_del(&dev->handler_entry);
 	mutex_unlock(&scst_mutex);
+	scst_dev_wait_tgt_devs(dev);	/* not under scst_mutex: may be long */
 
 	scst_dev_stop_threads(dev);
 	if (dt->detach)
@@ -317,13 +318,19 @@ static int __init scst_init(void)
 		goto destroy_exec_wq;
 	}
 
-	ret = scst_sysfs_init();
+	ret = scst_tgt_init();
 	if (ret)
 		goto destroy_tmf_wq;
+
+	ret = scst_sysfs_init();
+	if (ret)
+		goto tgt_exit;
 
 	pr_info("target core version %s loaded\n", SCST_VERSION_STRING);
 	return 0;
 
+tgt_exit:
+	scst_tgt_exit();
 destroy_tmf_wq:
 	destroy_workqueue(scst_tmf_wq);
 destroy_exec_wq:
@@ -338,6 +345,7 @@ destroy_cmd_cache:
 static void __exit scst_exit(void)
 {
 	scst_sysfs_exit();
+	scst_tgt_exit();
 	destroy_workqueue(scst_tmf_wq);
 	destroy_workqueue(scst_exec_wq);
 	destroy_workqueue(scst_cmd_wq);

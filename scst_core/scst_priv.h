@@ -7,10 +7,32 @@
  *   targets, groups, LUNs, sessions) and the lists they live on. sysfs
  *   show/store methods of an object never take it, except the mgmt files,
  *   whose objects are never removed while the mutex is held for them.
+ * - Nothing sleeps for a command while holding scst_mutex: a backend
+ *   command that never ends must not stall logins and sysfs writes of
+ *   every target. Under the mutex one only unpublishes (a LUN map, a
+ *   session, a LUN) and takes or drops references; the waits come after
+ *   mutex_unlock(): scst_sess_wait_tgt_devs(), scst_dev_wait_tgt_devs(),
+ *   the session's own abort wait in scst_finish_unregister_session().
  * - A session's LUN map is RCU-protected: the command path looks LUNs up
  *   without locks; a configuration change publishes a new map.
+ * - A tgt_dev (I_T_L nexus) is reference counted (cmd_count): its LUN
+ *   map holds one reference, dropped an RCU grace period after the map
+ *   stops showing it; each command, TMF and scst_*_get_tgt_devs() copy
+ *   holds one. The last put queues the nexus's release on scst_release_wq
+ *   (any context); the release takes dev->dev_lock and dev->dev_mutex,
+ *   never scst_mutex. A reference pins the nexus's session and device.
+ * - Task management (scst_tm.c) never takes scst_mutex: it reaches the
+ *   sessions of a logical unit through referenced tgt_devs. So a TMF
+ *   holding a tgt_dev reference and a configuration change holding
+ *   scst_mutex never wait for each other (the old order, TMF: tgt_dev ->
+ *   scst_mutex, LUN del/replace and group changes: scst_mutex -> waiting
+ *   for tgt_dev references, could deadlock).
+ * - Order: scst_mutex -> dev->dev_mutex (per-initiator pools, threads
+ *   attributes) -> dev->dev_lock -> tgt_dev->ua_lock; sess->sess_lock
+ *   is taken with none of the spinlocks held.
  * - dev->dev_lock protects the task set of a device (ORDERED/SIMPLE
- *   accounting, blocked commands) and its SPC-2 reservation.
+ *   accounting, blocked commands), its SPC-2 reservation and its list of
+ *   tgt_devs.
  * - sess->sess_lock protects the session's list of commands in flight.
  */
 #ifndef __SCST_PRIV_H
@@ -81,6 +103,19 @@ struct scst_cmd_thread {
 	struct task_struct *task;
 };
 
+/*
+ * The per-initiator pool of a device (threads_pool_type per_initiator):
+ * shared by every nexus of the device whose session has this initiator
+ * name. On dev->ini_pools; @users and @cpu_mask under dev->dev_mutex.
+ */
+struct scst_ini_pool {
+	struct list_head entry;
+	char initiator_name[SCST_MAX_NAME];
+	unsigned int users;
+	cpumask_t cpu_mask;
+	struct scst_cmd_threads threads;
+};
+
 /* Command states */
 enum scst_cmd_state {
 	SCST_CMD_STATE_INIT = 0,
@@ -114,6 +149,7 @@ extern unsigned int scst_max_transfer_kb;
 extern struct workqueue_struct *scst_tmf_wq;
 extern wait_queue_head_t scst_tmf_waitq;
 extern int scst_last_mgmt_res;
+extern unsigned int scst_max_initiator_pools;
 extern unsigned int scst_setup_id;
 
 /* scst_main.c */
@@ -122,6 +158,8 @@ struct scst_dev_type *scst_find_dev_type(const char *name);
 struct scst_device *scst_find_device(const char *name);
 
 /* scst_tgt.c: targets, sessions, access groups, LUN maps */
+int scst_tgt_init(void);
+void scst_tgt_exit(void);
 struct scst_acg *scst_alloc_acg(struct scst_tgt *tgt, const char *name,
 				bool is_default);
 void scst_del_acg(struct scst_acg *acg);
@@ -139,6 +177,10 @@ struct scst_tgt_dev *scst_lookup_tgt_dev(struct scst_session *sess, u64 lun);
 struct scst_tgt_dev **scst_sess_get_tgt_devs(struct scst_session *sess,
 					     unsigned int *nr);
 void scst_put_tgt_dev(struct scst_tgt_dev *tgt_dev);
+struct scst_tgt_dev **scst_dev_get_tgt_devs(struct scst_device *dev,
+					    unsigned int *nr);
+void scst_sess_wait_tgt_devs(struct scst_session *sess);
+void scst_dev_wait_tgt_devs(struct scst_device *dev);
 int scst_tgt_set_enabled(struct scst_tgt *tgt, bool enable);
 
 /* scst_cmd.c: the command path */
@@ -168,7 +210,6 @@ bool scst_check_reservation(struct scst_cmd *cmd);
 
 /* scst_tm.c: task management */
 void scst_abort_sess_cmds_and_wait(struct scst_session *sess);
-void scst_dev_reset(struct scst_device *dev, struct scst_session *from);
 
 /* scst_threads.c */
 void scst_threads_init(struct scst_cmd_threads *p);
@@ -199,6 +240,10 @@ int scst_sysfs_acg_add(struct scst_acg *acg);
 void scst_sysfs_acg_del(struct scst_acg *acg);
 int scst_sysfs_acg_dev_add(struct scst_acg_dev *acg_dev);
 void scst_sysfs_acg_dev_del(struct scst_acg_dev *acg_dev);
+int scst_sysfs_acg_dev_check(const struct scst_acg_dev *acg_dev,
+			     const struct scst_acg_dev *old);
+void scst_sysfs_acg_dev_unlink(struct scst_acg_dev *acg_dev);
+int scst_sysfs_acg_dev_relink(struct scst_acg_dev *acg_dev);
 int scst_sysfs_acn_add(struct scst_acg *acg, struct scst_acn *acn);
 void scst_sysfs_acn_del(struct scst_acg *acg, struct scst_acn *acn);
 int scst_sysfs_sess_add(struct scst_session *sess);

@@ -15,6 +15,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kobject.h>
+#include <linux/kernfs.h>
 #include <linux/sysfs.h>
 #include <linux/slab.h>
 #include <linux/sched/signal.h>
@@ -282,8 +283,8 @@ static const struct kobj_type scst_acg_dev_ktype = {
 	.default_groups = scst_acg_dev_groups,
 };
 
-static void scst_acg_dev_export_name(struct scst_acg_dev *ad, char *buf,
-				     size_t len)
+static void scst_acg_dev_export_name(const struct scst_acg_dev *ad,
+				     char *buf, size_t len)
 {
 	snprintf(buf, len, "export_%s_%s_%llu", ad->acg->tgt->name,
 		 ad->acg->is_default ? "" : ad->acg->name, ad->lun);
@@ -317,8 +318,34 @@ put:
 	return ret;
 }
 
-/* Removes the directory and frees @ad. */
-void scst_sysfs_acg_dev_del(struct scst_acg_dev *ad)
+/*
+ * Whether the export link of @ad (devices/<dev>/exported/export_T_G_L)
+ * can be made: target and group names with '_' can name two LUNs alike
+ * (rA_x's own LUN 5 and LUN 5 of group x_ of rA). Checked before a LUN
+ * changes, so a refused add or replace leaves everything as it was, and
+ * without sysfs's duplicate-name warning. @old is the LUN @ad replaces,
+ * whose link goes first.
+ */
+int scst_sysfs_acg_dev_check(const struct scst_acg_dev *ad,
+			     const struct scst_acg_dev *old)
+{
+	char name[3 * SCST_MAX_NAME];
+	struct kernfs_node *kn;
+
+	if (old && old->dev == ad->dev)
+		return 0;
+	scst_acg_dev_export_name(ad, name, sizeof(name));
+	kn = kernfs_find_and_get(ad->dev->exported_kobj->sd, name);
+	if (!kn)
+		return 0;
+	kernfs_put(kn);
+	pr_err("LUN %llu of %s/%s: device %s is already exported as %s (another target or group of a similar name)\n",
+	       ad->lun, ad->acg->tgt->name, ad->acg->name, ad->dev->name, name);
+	return -EEXIST;
+}
+
+/* Removes the directory; @ad stays, for scst_sysfs_acg_dev_relink(). */
+void scst_sysfs_acg_dev_unlink(struct scst_acg_dev *ad)
 {
 	char name[3 * SCST_MAX_NAME];
 
@@ -328,6 +355,20 @@ void scst_sysfs_acg_dev_del(struct scst_acg_dev *ad)
 	kobject_del(&ad->kobj);
 	kobject_put(&ad->kobj);
 	wait_for_completion(&ad->kobj_released);
+}
+
+/* Makes the directory of an unlinked @ad again (a failed replace). */
+int scst_sysfs_acg_dev_relink(struct scst_acg_dev *ad)
+{
+	memset(&ad->kobj, 0, sizeof(ad->kobj));
+	reinit_completion(&ad->kobj_released);
+	return scst_sysfs_acg_dev_add(ad);
+}
+
+/* Removes the directory and frees @ad. */
+void scst_sysfs_acg_dev_del(struct scst_acg_dev *ad)
+{
+	scst_sysfs_acg_dev_unlink(ad);
 	kfree(ad);
 }
 

@@ -69,7 +69,8 @@ static void scst_free_acg_dev(struct scst_acg_dev *ad)
 
 /*
  * Add (or, with @replace, replace) a LUN of an access group. The caller
- * reassigns the target's sessions afterwards.
+ * reassigns the target's sessions afterwards. A replacement that fails
+ * leaves the old LUN as it was.
  */
 int scst_acg_add_lun(struct scst_acg *acg, struct scst_device *dev, u64 lun,
 		     bool read_only, bool replace)
@@ -97,13 +98,19 @@ int scst_acg_add_lun(struct scst_acg *acg, struct scst_device *dev, u64 lun,
 	ad->lun = lun;
 	ad->read_only = read_only;
 	init_completion(&ad->kobj_released);
+	ret = scst_sysfs_acg_dev_check(ad, old);
+	if (ret) {
+		kfree(ad);
+		return ret;
+	}
 
+	/* the new directory takes the old one's name (luns/<lun>) */
 	if (old)
-		scst_free_acg_dev(old);
+		scst_sysfs_acg_dev_unlink(old);
 
 	/* keep the list sorted by LUN: REPORT LUNS lists them in order */
 	list_for_each_entry(pos, &acg->acg_dev_list, acg_entry)
-		if (pos->lun > lun)
+		if (pos->lun >= lun)
 			break;
 	list_add_tail(&ad->acg_entry, &pos->acg_entry);
 	list_add_tail(&ad->dev_entry, &dev->lun_refs);
@@ -113,9 +120,30 @@ int scst_acg_add_lun(struct scst_acg *acg, struct scst_device *dev, u64 lun,
 		list_del(&ad->acg_entry);
 		list_del(&ad->dev_entry);
 		kfree(ad);
+		if (old)
+			goto restore_old;
 		return ret;
 	}
+	if (old) {
+		list_del(&old->acg_entry);
+		list_del(&old->dev_entry);
+		kfree(old);
+	}
 	return 0;
+
+restore_old:
+	pr_err("replace of LUN %llu of %s/%s by %s failed (%d): LUN %llu stays device %s\n",
+	       lun, acg->tgt->name, acg->name, dev->name, ret, lun,
+	       old->dev->name);
+	if (scst_sysfs_acg_dev_relink(old)) {
+		/* never a LUN without its directory */
+		pr_err("LUN %llu of %s/%s: cannot restore its directory; removed\n",
+		       lun, acg->tgt->name, acg->name);
+		list_del(&old->acg_entry);
+		list_del(&old->dev_entry);
+		kfree(old);
+	}
+	return ret;
 }
 
 int scst_acg_del_lun(struct scst_acg *acg, u64 lun, bool gen_ua)
@@ -214,13 +242,20 @@ void scst_acg_clear_acns(struct scst_acg *acg)
 	}
 }
 
-/* Remove a group with its LUNs and initiators; sessions move elsewhere. */
+/*
+ * Remove a group with its LUNs and initiators. Its sessions move to the
+ * group they match now before it is freed: a session never points at a
+ * deleted group, even when its new LUN map cannot be made (it then has
+ * none, see scst_sess_update_map()).
+ */
 void scst_del_acg(struct scst_acg *acg)
 {
 	lockdep_assert_held(&scst_mutex);
 	scst_acg_clear_acns(acg);
-	scst_acg_clear_luns(acg);
 	list_del(&acg->tgt_entry);
+	if (!acg->is_default)
+		scst_tgt_reassign_sessions(acg->tgt);
+	scst_acg_clear_luns(acg);
 	if (!acg->is_default)
 		scst_sysfs_acg_del(acg);	/* frees @acg */
 	else
@@ -264,6 +299,28 @@ static struct scst_acg *scst_match_acg(struct scst_tgt *tgt,
 /* ---------------------------------------------------------------------- */
 /* LUN maps                                                               */
 
+/*
+ * Releases of nexuses (tgt_devs): quick, never waiting, so that they run
+ * even while TMFs and session removals on scst_tmf_wq wait for them.
+ */
+static struct workqueue_struct *scst_release_wq;
+
+int scst_tgt_init(void)
+{
+	scst_release_wq = alloc_workqueue("scst_release",
+					  WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	return scst_release_wq ? 0 : -ENOMEM;
+}
+
+void scst_tgt_exit(void)
+{
+	rcu_barrier();	/* queue_rcu_work() callbacks */
+	destroy_workqueue(scst_release_wq);
+}
+
+static void scst_tgt_dev_free_work(struct work_struct *work);
+static void scst_tgt_dev_unmap_work(struct work_struct *work);
+
 static struct scst_tgt_dev *scst_alloc_tgt_dev(struct scst_session *sess,
 					       struct scst_acg *acg,
 					       struct scst_acg_dev *ad)
@@ -283,6 +340,8 @@ static struct scst_tgt_dev *scst_alloc_tgt_dev(struct scst_session *sess,
 	spin_lock_init(&tgt_dev->ua_lock);
 	INIT_LIST_HEAD(&tgt_dev->ua_list);
 	atomic_set(&tgt_dev->cmd_count, 1);	/* the LUN map's reference */
+	INIT_RCU_WORK(&tgt_dev->unmap_work, scst_tgt_dev_unmap_work);
+	INIT_WORK(&tgt_dev->free_work, scst_tgt_dev_free_work);
 
 	/* the handler's module stays while a session sees its device */
 	if (!try_module_get(dev->handler->owner))
@@ -297,6 +356,7 @@ static struct scst_tgt_dev *scst_alloc_tgt_dev(struct scst_session *sess,
 			goto stop_threads;
 		}
 	}
+	atomic_inc(&sess->nr_tgt_devs);
 	spin_lock_irqsave(&dev->dev_lock, flags);
 	list_add_tail(&tgt_dev->dev_entry, &dev->tgt_dev_list);
 	spin_unlock_irqrestore(&dev->dev_lock, flags);
@@ -311,33 +371,152 @@ free:
 	return NULL;
 }
 
-void scst_put_tgt_dev(struct scst_tgt_dev *tgt_dev)
+/*
+ * The last reference is gone: no LUN map holds the nexus and no command,
+ * TMF or reader uses it. Runs on scst_release_wq, without scst_mutex:
+ * the one who drops the last reference may be a command completing in
+ * any context, and nobody waits for a nexus holding a global lock.
+ */
+static void scst_tgt_dev_free_work(struct work_struct *work)
 {
-	if (atomic_dec_and_test(&tgt_dev->cmd_count))
-		wake_up_all(&scst_tmf_waitq);
-}
-
-/* Drop the map's reference, wait for the commands, free. */
-static void scst_release_tgt_dev(struct scst_tgt_dev *tgt_dev)
-{
-	unsigned long flags;
+	struct scst_tgt_dev *tgt_dev = container_of(work, struct scst_tgt_dev,
+						    free_work);
 	struct scst_device *dev = tgt_dev->dev;
-
-	scst_put_tgt_dev(tgt_dev);
-	wait_event(scst_tmf_waitq, atomic_read(&tgt_dev->cmd_count) == 0);
+	struct scst_session *sess = tgt_dev->sess;
+	struct module *owner = dev->handler->owner;
+	unsigned long flags;
 
 	spin_lock_irqsave(&dev->dev_lock, flags);
 	/* SPC-2: losing the nexus releases its reservation */
-	if (dev->reserved_by == tgt_dev->sess)
+	if (dev->reserved_by == sess)
 		dev->reserved_by = NULL;
-	list_del(&tgt_dev->dev_entry);
+	tgt_dev->dying = true;		/* scst_dev_add_ua() passes it by */
 	spin_unlock_irqrestore(&dev->dev_lock, flags);
 	if (dev->handler->detach_tgt)
 		dev->handler->detach_tgt(tgt_dev);
 	scst_tgt_dev_stop_threads(tgt_dev);
-	module_put(dev->handler->owner);
 	scst_tgt_dev_free_uas(tgt_dev);
+
+	/* last: scst_dev_wait_tgt_devs() may free @dev once it is off */
+	spin_lock_irqsave(&dev->dev_lock, flags);
+	list_del(&tgt_dev->dev_entry);
+	spin_unlock_irqrestore(&dev->dev_lock, flags);
 	kfree(tgt_dev);
+	/* and scst_sess_wait_tgt_devs() may free @sess */
+	atomic_dec(&sess->nr_tgt_devs);
+	wake_up_all(&scst_tmf_waitq);
+	module_put(owner);
+}
+
+void scst_put_tgt_dev(struct scst_tgt_dev *tgt_dev)
+{
+	if (atomic_dec_and_test(&tgt_dev->cmd_count))
+		queue_work(scst_release_wq, &tgt_dev->free_work);
+}
+
+/* After an RCU grace period: no lookup of an old map can find it now. */
+static void scst_tgt_dev_unmap_work(struct work_struct *work)
+{
+	scst_put_tgt_dev(container_of(to_rcu_work(work), struct scst_tgt_dev,
+				      unmap_work));
+}
+
+/*
+ * A LUN map no longer holds @tgt_dev: drop the map's reference once the
+ * readers of the old map are gone. Never waits: the nexus is freed when
+ * its last command ends (scst_tgt_dev_free_work()), and whoever must see
+ * it gone waits for that without scst_mutex (scst_sess_wait_tgt_devs(),
+ * scst_dev_wait_tgt_devs()).
+ */
+static void scst_tgt_dev_unmap(struct scst_tgt_dev *tgt_dev)
+{
+	queue_rcu_work(scst_release_wq, &tgt_dev->unmap_work);
+}
+
+/* Wait, without scst_mutex, until every nexus of @sess is freed. */
+void scst_sess_wait_tgt_devs(struct scst_session *sess)
+{
+	while (!wait_event_timeout(scst_tmf_waitq,
+				   atomic_read(&sess->nr_tgt_devs) == 0,
+				   60 * HZ))
+		pr_warn("session %s: %d LUNs still held by commands\n",
+			sess->sess_name, atomic_read(&sess->nr_tgt_devs));
+}
+
+static bool scst_dev_has_tgt_devs(struct scst_device *dev)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&dev->dev_lock, flags);
+	ret = !list_empty(&dev->tgt_dev_list);
+	spin_unlock_irqrestore(&dev->dev_lock, flags);
+	return ret;
+}
+
+/**
+ * scst_dev_wait_tgt_devs() - wait until no session sees a device
+ * @dev: the device, already removed from every LUN (scst_dev_remove_luns())
+ *
+ * Process context, without scst_mutex: the nexuses go when their last
+ * commands end, which a stuck backend may delay indefinitely.
+ */
+void scst_dev_wait_tgt_devs(struct scst_device *dev)
+{
+	lockdep_assert_not_held(&scst_mutex);
+	while (!wait_event_timeout(scst_tmf_waitq,
+				   !scst_dev_has_tgt_devs(dev), 60 * HZ))
+		pr_warn("device %s: still in use by commands of removed LUNs\n",
+			dev->name);
+}
+
+/**
+ * scst_dev_get_tgt_devs() - referenced copy of a device's nexuses
+ * @dev: the device
+ * @nr: set to the number of entries
+ *
+ * Every I_T_L nexus of every session of every target that sees @dev (the
+ * logical unit's task set, SAM-5 4.6.24), except those being freed.
+ * Process context; takes no mutex. Drop each entry with scst_put_tgt_dev()
+ * and free the array with kfree().
+ *
+ * Return: the array (NULL with *@nr == 0 when none), or ERR_PTR(-ENOMEM).
+ */
+struct scst_tgt_dev **scst_dev_get_tgt_devs(struct scst_device *dev,
+					    unsigned int *nr)
+{
+	struct scst_tgt_dev **tds = NULL, *t;
+	unsigned int size = 0, n, want;
+	unsigned long flags;
+
+	for (;;) {
+		n = 0;
+		want = 0;
+		spin_lock_irqsave(&dev->dev_lock, flags);
+		list_for_each_entry(t, &dev->tgt_dev_list, dev_entry) {
+			want++;
+			if (n < size && !t->dying &&
+			    atomic_inc_not_zero(&t->cmd_count))
+				tds[n++] = t;
+		}
+		spin_unlock_irqrestore(&dev->dev_lock, flags);
+		if (want <= size) {
+			*nr = n;
+			if (!n) {
+				kfree(tds);
+				return NULL;
+			}
+			return tds;
+		}
+		/* the list grew (or this is the first pass): size for it */
+		while (n)
+			scst_put_tgt_dev(tds[--n]);
+		kfree(tds);
+		tds = kmalloc_array(want, sizeof(*tds), GFP_KERNEL);
+		if (!tds)
+			return ERR_PTR(-ENOMEM);
+		size = want;
+	}
 }
 
 /**
@@ -442,6 +621,12 @@ static struct scst_tgt_dev *scst_map_find(struct scst_lun_map *map, u64 lun)
  * Publish the LUN map of @acg for @sess. Entries that did not change keep
  * their tgt_dev (and its pending unit attentions); the rest are made anew,
  * and the old ones are released once no command uses them.
+ *
+ * Fails closed: without memory for the new map the session gets no LUNs
+ * at all rather than keep ones it may have lost (SPC-4 6.33: its next
+ * command reports LOGICAL UNIT NOT SUPPORTED), and a LUN whose nexus
+ * cannot be made stays invisible. @sess->acg is @acg in every case, so the
+ * session never points at a group that is being deleted.
  */
 static int scst_sess_update_map(struct scst_session *sess,
 				struct scst_acg *acg, bool initial)
@@ -451,6 +636,7 @@ static int scst_sess_update_map(struct scst_session *sess,
 	struct scst_acg_dev *ad;
 	unsigned int n = 0, i;
 	bool changed = false;
+	int ret = 0;
 
 	lockdep_assert_held(&scst_mutex);
 	old = rcu_dereference_protected(sess->lun_map,
@@ -459,8 +645,13 @@ static int scst_sess_update_map(struct scst_session *sess,
 	list_for_each_entry(ad, &acg->acg_dev_list, acg_entry)
 		n++;
 	map = kzalloc(struct_size(map, tgt_devs, n), GFP_KERNEL);
-	if (!map)
-		return -ENOMEM;
+	if (!map) {
+		pr_err("session %s: no memory for its LUN map: it loses access to every LUN\n",
+		       sess->sess_name);
+		ret = -ENOMEM;
+		changed = true;
+		goto publish;
+	}
 
 	list_for_each_entry(ad, &acg->acg_dev_list, acg_entry) {
 		prev = scst_map_find(old, ad->lun);
@@ -470,8 +661,11 @@ static int scst_sess_update_map(struct scst_session *sess,
 			continue;
 		}
 		t = scst_alloc_tgt_dev(sess, acg, ad);
-		if (!t)
-			continue;	/* logged; the LUN stays invisible */
+		if (!t) {
+			/* logged; the LUN stays invisible */
+			changed = true;
+			continue;
+		}
 		if (initial)
 			scst_tgt_dev_add_ua(t, SCST_SENSE_POWER_ON_RESET);
 		else if (prev)
@@ -480,50 +674,52 @@ static int scst_sess_update_map(struct scst_session *sess,
 		changed = true;
 	}
 	if (old) {
-		for (i = 0; i < old->nr; i++) {
-			if (!scst_map_find(map, old->tgt_devs[i]->lun) ||
-			    scst_map_find(map, old->tgt_devs[i]->lun) !=
+		for (i = 0; i < old->nr; i++)
+			if (scst_map_find(map, old->tgt_devs[i]->lun) !=
 			    old->tgt_devs[i])
 				changed = true;
-		}
 		if (old->nr != map->nr)
 			changed = true;
 	}
 
+publish:
 	sess->acg = acg;
 	rcu_assign_pointer(sess->lun_map, map);
 	if (!initial && changed)
 		scst_sess_add_ua(sess, SCST_SENSE_REPORTED_LUNS_CHANGED);
 
 	if (old) {
-		synchronize_rcu();
 		for (i = 0; i < old->nr; i++)
 			if (scst_map_find(map, old->tgt_devs[i]->lun) !=
 			    old->tgt_devs[i])
-				scst_release_tgt_dev(old->tgt_devs[i]);
-		kfree(old);
+				scst_tgt_dev_unmap(old->tgt_devs[i]);
+		kfree_rcu(old, rcu);
 	}
-	return 0;
+	return ret;
 }
 
+/* Under scst_mutex; the caller waits with scst_sess_wait_tgt_devs(). */
 static void scst_sess_free_map(struct scst_session *sess)
 {
 	struct scst_lun_map *map;
 	unsigned int i;
 
-	map = rcu_dereference_protected(sess->lun_map, true);
+	map = rcu_dereference_protected(sess->lun_map,
+					lockdep_is_held(&scst_mutex));
 	RCU_INIT_POINTER(sess->lun_map, NULL);
 	if (!map)
 		return;
-	synchronize_rcu();
 	for (i = 0; i < map->nr; i++)
-		scst_release_tgt_dev(map->tgt_devs[i]);
-	kfree(map);
+		scst_tgt_dev_unmap(map->tgt_devs[i]);
+	kfree_rcu(map, rcu);
 }
 
 /**
  * scst_tgt_reassign_sessions() - apply a configuration change to sessions
  * @tgt: the target whose groups or LUNs changed
+ *
+ * Never waits for commands: the nexuses a session loses are freed when
+ * their commands end (scst_tgt_dev_unmap()).
  */
 void scst_tgt_reassign_sessions(struct scst_tgt *tgt)
 {
@@ -535,9 +731,7 @@ void scst_tgt_reassign_sessions(struct scst_tgt *tgt)
 						      sess->initiator_name);
 		bool moved = acg != sess->acg;
 
-		if (scst_sess_update_map(sess, acg, false))
-			pr_err("session %s: out of memory updating its LUNs\n",
-			       sess->sess_name);
+		scst_sess_update_map(sess, acg, false);	/* logs failures */
 		if (moved)
 			scst_sysfs_sess_update_luns_link(sess);
 	}
@@ -723,8 +917,9 @@ int scst_tgt_set_enabled(struct scst_tgt *tgt, bool enable)
 /* ---------------------------------------------------------------------- */
 /* sessions                                                               */
 
-static bool scst_sess_name_used(struct scst_tgt *tgt, const char *name)
+static bool scst_sess_name_used(const char *name, void *ctx)
 {
+	struct scst_tgt *tgt = ctx;
 	struct scst_session *s;
 
 	list_for_each_entry(s, &tgt->sess_list, tgt_entry)
@@ -741,7 +936,8 @@ static bool scst_sess_name_used(struct scst_tgt *tgt, const char *name)
  *
  * Process context. The session directory is named after the initiator;
  * further sessions of the same initiator (more channels) get "_1", "_2"...
- * appended, as SCST does.
+ * appended, as SCST does (scst_sess_name_format()), up to
+ * SCST_SESS_NAME_MAX_TRIES sessions of one initiator on one target.
  *
  * Return: the session or an ERR_PTR.
  */
@@ -750,7 +946,6 @@ struct scst_session *scst_register_session(struct scst_tgt *tgt,
 					   void *tgt_priv)
 {
 	struct scst_session *sess;
-	unsigned int n;
 	int ret;
 
 	if (!initiator_name[0] || strlen(initiator_name) >= SCST_MAX_NAME) {
@@ -770,15 +965,19 @@ struct scst_session *scst_register_session(struct scst_tgt *tgt,
 	init_completion(&sess->kobj_released);
 
 	mutex_lock(&scst_mutex);
-	strscpy(sess->sess_name, initiator_name, sizeof(sess->sess_name));
-	for (n = 1; scst_sess_name_used(tgt, sess->sess_name); n++)
-		snprintf(sess->sess_name, sizeof(sess->sess_name), "%s_%u",
-			 initiator_name, n);
+	ret = scst_sess_name_pick(sess->sess_name, sizeof(sess->sess_name),
+				  initiator_name, scst_sess_name_used, tgt);
+	if (ret) {
+		pr_err_ratelimited("%s/%s: initiator %s already has %u sessions\n",
+				   tgt->tgtt->name, tgt->name, initiator_name,
+				   SCST_SESS_NAME_MAX_TRIES);
+		goto unlock;
+	}
 
 	ret = scst_sess_update_map(sess, scst_match_acg(tgt, initiator_name),
 				   true);
 	if (ret)
-		goto unlock;
+		goto free_map;
 	ret = scst_sysfs_sess_add(sess);
 	if (ret)
 		goto free_map;
@@ -793,6 +992,7 @@ free_map:
 	scst_sess_free_map(sess);
 unlock:
 	mutex_unlock(&scst_mutex);
+	scst_sess_wait_tgt_devs(sess);
 	kfree(sess);
 	return ERR_PTR(ret);
 }
@@ -819,6 +1019,8 @@ static void scst_finish_unregister_session(struct scst_session *sess)
 	list_del(&sess->tgt_entry);
 	scst_sess_free_map(sess);
 	mutex_unlock(&scst_mutex);
+	/* TMFs of other sessions may still hold its nexuses for a while */
+	scst_sess_wait_tgt_devs(sess);
 
 	pr_info("session %s unregistered from %s/%s\n", sess->sess_name,
 		tgt->tgtt->name, tgt->name);

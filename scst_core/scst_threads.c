@@ -6,18 +6,31 @@
  * scst_process_cmd().
  *
  * As in SCST, a device has threads_num threads either in one pool shared
- * by all its sessions ("shared") or in one pool per session that sees it
+ * by all its sessions ("shared") or in one pool per initiator that sees it
  * ("per_initiator", the default: one initiator cannot starve another).
- * Per-initiator threads run on the CPUs of the session's cpu_mask: its
- * group's mask and its target's together.
+ * A per-initiator pool belongs to an initiator name, not to a session:
+ * the channels of one SRP initiator, its reconnects and its sessions on
+ * other targets all use the one pool, which lives while any of its nexuses
+ * does. A device has at most max_initiator_pools of them (module
+ * parameter); initiators beyond that share one further pool of the device,
+ * so a login loop with ever new names cannot exhaust kernel threads.
+ * Per-initiator threads run on the CPUs of the sessions' cpu_mask: each
+ * session's group's mask and its target's together.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kthread.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sched.h>
 
 #include "scst_priv.h"
+
+unsigned int scst_max_initiator_pools = 32;
+module_param_named(max_initiator_pools, scst_max_initiator_pools, uint,
+		   0644);
+MODULE_PARM_DESC(max_initiator_pools,
+		 "Per-initiator thread pools a device may have (threads_pool_type per_initiator); further initiators share one (default 32)");
 
 void scst_threads_init(struct scst_cmd_threads *p)
 {
@@ -124,6 +137,8 @@ void scst_threads_set_affinity(struct scst_cmd_threads *p,
 int scst_dev_start_threads(struct scst_device *dev)
 {
 	scst_threads_init(&dev->threads);
+	INIT_LIST_HEAD(&dev->ini_pools);
+	dev->nr_ini_pools = 0;
 	if (dev->threads_pool_type != SCST_THREADS_POOL_SHARED)
 		return 0;
 	return scst_threads_start(&dev->threads, dev->threads_num, dev->name,
@@ -132,26 +147,70 @@ int scst_dev_start_threads(struct scst_device *dev)
 
 void scst_dev_stop_threads(struct scst_device *dev)
 {
+	WARN_ON_ONCE(!list_empty(&dev->ini_pools));
 	scst_threads_stop(&dev->threads);
 }
 
 /* The CPUs a session's per-initiator threads run on. */
-static void scst_sess_cpu_mask(struct scst_session *sess, cpumask_t *mask)
+static void scst_sess_cpu_mask(struct scst_session *sess,
+			       struct scst_acg *acg, cpumask_t *mask)
 {
-	if (!cpumask_and(mask, &sess->acg->cpu_mask, &sess->tgt->cpu_mask))
+	if (!cpumask_and(mask, &acg->cpu_mask, &sess->tgt->cpu_mask))
 		cpumask_copy(mask, &sess->tgt->cpu_mask);
 }
 
-/* A nexus of a device that sleeps gets its pool (called before use). */
+static struct scst_ini_pool *scst_find_ini_pool(struct scst_device *dev,
+						const char *initiator)
+{
+	struct scst_ini_pool *pool;
+
+	lockdep_assert_held(&dev->dev_mutex);
+	list_for_each_entry(pool, &dev->ini_pools, entry)
+		if (strcmp(pool->initiator_name, initiator) == 0)
+			return pool;
+	return NULL;
+}
+
+/*
+ * Over max_initiator_pools, further initiators share the device's own
+ * pool, started on first use: one initiator name per login must not cost
+ * threads_num kernel threads each.
+ */
+static int scst_tgt_dev_use_overflow_pool(struct scst_tgt_dev *tgt_dev)
+{
+	struct scst_device *dev = tgt_dev->dev;
+	int ret = 0;
+
+	lockdep_assert_held(&dev->dev_mutex);
+	if (!dev->threads.nr) {
+		ret = scst_threads_start(&dev->threads, dev->threads_num,
+					 dev->name, NULL);
+		if (ret)
+			return ret;
+		pr_info_ratelimited("device %s: more than %u initiators; the others share one pool of %d threads\n",
+				    dev->name, scst_max_initiator_pools,
+				    dev->threads_num);
+	}
+	tgt_dev->threads = &dev->threads;
+	return 0;
+}
+
+/*
+ * A nexus of a device that sleeps gets its pool (called before use):
+ * every nexus of one initiator name (its SRP channels, its sessions on
+ * other targets) shares one per-initiator pool of the device.
+ */
 int scst_tgt_dev_start_threads(struct scst_tgt_dev *tgt_dev,
 			       struct scst_acg *acg)
 {
+	struct scst_session *sess = tgt_dev->sess;
 	struct scst_device *dev = tgt_dev->dev;
+	struct scst_ini_pool *pool;
 	cpumask_t *mask;
-	int ret;
+	int ret = 0;
 
 	tgt_dev->threads = &dev->threads;
-	scst_threads_init(&tgt_dev->own_threads);
+	tgt_dev->ini_pool = NULL;
 	if (!dev->handler->exec_may_sleep ||
 	    dev->threads_pool_type != SCST_THREADS_POOL_PER_INITIATOR)
 		return 0;
@@ -159,26 +218,80 @@ int scst_tgt_dev_start_threads(struct scst_tgt_dev *tgt_dev,
 	mask = kmalloc(sizeof(*mask), GFP_KERNEL);
 	if (!mask)
 		return -ENOMEM;
-	if (!cpumask_and(mask, &acg->cpu_mask, &tgt_dev->sess->tgt->cpu_mask))
-		cpumask_copy(mask, &tgt_dev->sess->tgt->cpu_mask);
-	ret = scst_threads_start(&tgt_dev->own_threads, dev->threads_num,
-				 dev->name, mask);
+	scst_sess_cpu_mask(sess, acg, mask);
+
+	mutex_lock(&dev->dev_mutex);
+	pool = scst_find_ini_pool(dev, sess->initiator_name);
+	if (pool) {
+		/* its threads may run where any of its sessions may */
+		cpumask_or(&pool->cpu_mask, &pool->cpu_mask, mask);
+		scst_threads_set_affinity(&pool->threads, &pool->cpu_mask);
+		goto use;
+	}
+	if (dev->nr_ini_pools >= READ_ONCE(scst_max_initiator_pools)) {
+		ret = scst_tgt_dev_use_overflow_pool(tgt_dev);
+		goto unlock;
+	}
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
+	strscpy(pool->initiator_name, sess->initiator_name,
+		sizeof(pool->initiator_name));
+	cpumask_copy(&pool->cpu_mask, mask);
+	scst_threads_init(&pool->threads);
+	ret = scst_threads_start(&pool->threads, dev->threads_num, dev->name,
+				 mask);
+	if (ret) {
+		kfree(pool);
+		goto unlock;
+	}
+	list_add_tail(&pool->entry, &dev->ini_pools);
+	dev->nr_ini_pools++;
+use:
+	pool->users++;
+	tgt_dev->ini_pool = pool;
+	tgt_dev->threads = &pool->threads;
+unlock:
+	mutex_unlock(&dev->dev_mutex);
 	kfree(mask);
-	if (!ret)
-		tgt_dev->threads = &tgt_dev->own_threads;
 	return ret;
 }
 
+/* The last nexus of an initiator's pool stops its threads. */
 void scst_tgt_dev_stop_threads(struct scst_tgt_dev *tgt_dev)
 {
-	scst_threads_stop(&tgt_dev->own_threads);
+	struct scst_ini_pool *pool = tgt_dev->ini_pool;
+	struct scst_device *dev = tgt_dev->dev;
+
+	if (!pool)
+		return;
+	tgt_dev->ini_pool = NULL;
+	mutex_lock(&dev->dev_mutex);
+	if (--pool->users) {
+		pool = NULL;
+	} else {
+		list_del(&pool->entry);
+		dev->nr_ini_pools--;
+	}
+	mutex_unlock(&dev->dev_mutex);
+	if (!pool)
+		return;
+	/* no command uses it any more: its threads are idle or finishing */
+	scst_threads_stop(&pool->threads);
+	kfree(pool);
 }
 
-/* cpu_mask of a target or group changed: move its sessions' threads. */
+/*
+ * cpu_mask of a target or group changed: move its sessions' threads. A
+ * pool shared with sessions of other targets keeps the CPUs they allow.
+ */
 void scst_tgt_apply_cpu_mask(struct scst_tgt *tgt)
 {
 	struct scst_session *sess;
 	struct scst_lun_map *map;
+	struct scst_ini_pool *pool;
 	cpumask_t *mask;
 	unsigned int i;
 
@@ -187,12 +300,25 @@ void scst_tgt_apply_cpu_mask(struct scst_tgt *tgt)
 	if (!mask)
 		return;
 	list_for_each_entry(sess, &tgt->sess_list, tgt_entry) {
-		scst_sess_cpu_mask(sess, mask);
+		scst_sess_cpu_mask(sess, sess->acg, mask);
 		map = rcu_dereference_protected(sess->lun_map,
 						lockdep_is_held(&scst_mutex));
-		for (i = 0; map && i < map->nr; i++)
-			scst_threads_set_affinity(&map->tgt_devs[i]->own_threads,
-						  mask);
+		for (i = 0; map && i < map->nr; i++) {
+			struct scst_device *dev = map->tgt_devs[i]->dev;
+
+			mutex_lock(&dev->dev_mutex);
+			pool = map->tgt_devs[i]->ini_pool;
+			if (pool) {
+				if (pool->users == 1)
+					cpumask_copy(&pool->cpu_mask, mask);
+				else
+					cpumask_or(&pool->cpu_mask,
+						   &pool->cpu_mask, mask);
+				scst_threads_set_affinity(&pool->threads,
+							  &pool->cpu_mask);
+			}
+			mutex_unlock(&dev->dev_mutex);
+		}
 	}
 	kfree(mask);
 }
@@ -241,15 +367,13 @@ static ssize_t scst_threads_emit_pids(struct scst_cmd_threads *p, char *buf,
 /* The PIDs of all threads of a device, shared and per-initiator. */
 ssize_t scst_dev_threads_pids(struct scst_device *dev, char *buf)
 {
-	struct scst_tgt_dev *tgt_dev;
-	unsigned long flags;
+	struct scst_ini_pool *pool;
 	ssize_t n;
 
+	lockdep_assert_held(&dev->dev_mutex);
 	n = scst_threads_emit_pids(&dev->threads, buf, 0);
-	spin_lock_irqsave(&dev->dev_lock, flags);
-	list_for_each_entry(tgt_dev, &dev->tgt_dev_list, dev_entry)
-		n = scst_threads_emit_pids(&tgt_dev->own_threads, buf, n);
-	spin_unlock_irqrestore(&dev->dev_lock, flags);
+	list_for_each_entry(pool, &dev->ini_pools, entry)
+		n = scst_threads_emit_pids(&pool->threads, buf, n);
 	n += sysfs_emit_at(buf, n, "\n");
 	return n;
 }

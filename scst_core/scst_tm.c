@@ -9,6 +9,11 @@
  * exactly once, and when the TMF response goes out the driver knows it
  * may reuse everything those commands held. A command that two TMFs
  * affect is waited for by both.
+ *
+ * A TMF never takes scst_mutex: it runs on scst_tmf_wq and reaches the
+ * sessions it affects through referenced nexuses (tgt_devs), so a backend
+ * command that never ends stalls only the TMFs that wait for it, not
+ * logins, logouts or configuration changes elsewhere.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -94,73 +99,115 @@ void scst_abort_sess_cmds_and_wait(struct scst_session *sess)
 			sess->sess_name, atomic_read(&sess->active_cmds));
 }
 
+/* SAM-5 6.3.3: BUS DEVICE RESET FUNCTION OCCURRED */
+#define SCST_SENSE_BUS_DEVICE_RESET \
+	SCST_SENSE_CODE(SCST_SK_UNIT_ATTENTION, 0x29, 0x03)
+
 /*
- * The device side of a LUN reset (SAM-5 7.7): the handler's hook, the
- * SPC-2 reservation goes, and every other nexus gets a unit attention.
+ * The device side of a logical unit reset (SAM-5 6.3.3): the handler's
+ * hook, the SPC-2 reservation goes, and every I_T nexus of the logical
+ * unit gets BUS DEVICE RESET FUNCTION OCCURRED, the one that asked
+ * included (as a disk does, and as the Linux initiator expects after its
+ * reset: expecting_cc_ua).
  */
-void scst_dev_reset(struct scst_device *dev, struct scst_session *from)
+static void scst_dev_reset(struct scst_device *dev)
 {
 	unsigned long flags;
-	struct scst_tgt_dev *tgt_dev, *except = NULL;
 
 	if (dev->handler->task_mgmt_fn)
 		dev->handler->task_mgmt_fn(dev, SCST_LUN_RESET);
 	spin_lock_irqsave(&dev->dev_lock, flags);
 	dev->reserved_by = NULL;
-	list_for_each_entry(tgt_dev, &dev->tgt_dev_list, dev_entry)
-		if (tgt_dev->sess == from)
-			except = tgt_dev;
 	spin_unlock_irqrestore(&dev->dev_lock, flags);
-	scst_dev_add_ua(dev, SCST_SENSE_CODE(SCST_SK_UNIT_ATTENTION, 0x29, 0x03),
-			except);
+	scst_dev_add_ua(dev, SCST_SENSE_BUS_DEVICE_RESET, NULL);
 }
 
-/* Every session of the target that may hold commands for @dev. */
-static void scst_abort_dev_cmds(struct scst_tgt *tgt,
-				struct scst_tmf_scope *scope)
+/*
+ * CLEAR TASK SET and LOGICAL UNIT RESET of @dev (SAM-5 7.4, 7.7). Our
+ * control mode page reports TST 000b (one task set per logical unit, for
+ * all I_T nexuses), so they act on the commands of every session of every
+ * target that sees the device, not just on the nexus or target they came
+ * through; ABORT TASK SET (SAM-5 7.3) stays with its own nexus.
+ *
+ * The control mode page also reports TAS 0 and QErr 00b: commands aborted
+ * for another nexus end without a response of their own (the driver sees
+ * scst_cmd_aborted(); SAM-5 5.6), their initiators learn of it from a unit
+ * attention: COMMANDS CLEARED BY ANOTHER INITIATOR for CLEAR TASK SET
+ * (SPC-4 7.5.8, TAS), BUS DEVICE RESET FUNCTION OCCURRED for the reset;
+ * and a CHECK CONDITION aborts nothing else (QErr 00b).
+ *
+ * No scst_mutex: the nexuses are referenced (scst_dev_get_tgt_devs()),
+ * which keeps their sessions, and the wait for a stuck backend holds no
+ * global lock.
+ *
+ * Return: 0, or -ENOMEM (nothing was aborted).
+ */
+static int scst_clear_dev_task_set(struct scst_device *dev,
+				   struct scst_session *from,
+				   const struct scst_tmf_scope *scope,
+				   bool reset)
 {
-	struct scst_session *s;
-
-	mutex_lock(&scst_mutex);
-	list_for_each_entry(s, &tgt->sess_list, tgt_entry)
-		scst_abort_sess_cmds(s, scope);
-	mutex_unlock(&scst_mutex);
-}
-
-static void scst_wait_tgt_aborted(struct scst_tgt *tgt, u64 gen)
-{
-	struct scst_session *s;
-
-	mutex_lock(&scst_mutex);
-	list_for_each_entry(s, &tgt->sess_list, tgt_entry)
-		scst_wait_sess_aborted(s, gen);
-	mutex_unlock(&scst_mutex);
-}
-
-/* LUN reset of every device of a session's LUN map. */
-static void scst_reset_sess_devs(struct scst_session *sess)
-{
+	const u32 cleared = SCST_SENSE_CLEARED_BY_ANOTHER_INI;
 	struct scst_tgt_dev **tds;
 	unsigned int i, n;
 
+	tds = scst_dev_get_tgt_devs(dev, &n);
+	if (IS_ERR(tds))
+		return PTR_ERR(tds);
+	for (i = 0; i < n; i++)
+		scst_abort_sess_cmds(tds[i]->sess, scope);
+	for (i = 0; i < n; i++)
+		scst_wait_sess_aborted(tds[i]->sess, scope->gen);
+	for (i = 0; !reset && i < n; i++)
+		if (tds[i]->sess != from)
+			scst_tgt_dev_add_ua(tds[i], cleared);
+	if (reset)
+		scst_dev_reset(dev);
+	for (i = 0; i < n; i++)
+		scst_put_tgt_dev(tds[i]);
+	kfree(tds);
+	return 0;
+}
+
+/*
+ * TARGET RESET (SAM-5 7.9): a logical unit reset of every logical unit the
+ * session reaches, each on all its nexuses, and the session's own
+ * commands (those without a logical unit too).
+ */
+static int scst_reset_sess_devs(struct scst_session *sess,
+				const struct scst_tmf_scope *scope)
+{
+	struct scst_tgt_dev **tds;
+	unsigned int i, n;
+	int ret = 0;
+
 	tds = scst_sess_get_tgt_devs(sess, &n);
 	if (IS_ERR(tds))
-		return;
+		return PTR_ERR(tds);
 	for (i = 0; i < n; i++) {
-		scst_dev_reset(tds[i]->dev, sess);
-		scst_put_tgt_dev(tds[i]);
+		struct scst_tmf_scope dev_scope = *scope;
+
+		dev_scope.dev = tds[i]->dev;
+		if (scst_clear_dev_task_set(tds[i]->dev, sess, &dev_scope,
+					    true))
+			ret = -ENOMEM;
 	}
+	for (i = 0; i < n; i++)
+		scst_put_tgt_dev(tds[i]);
 	kfree(tds);
+	scst_abort_sess_cmds(sess, scope);
+	scst_wait_sess_aborted(sess, scope->gen);
+	return ret;
 }
 
 static enum scst_tmf_response scst_do_tmf(struct scst_mgmt_cmd *mcmd)
 {
 	struct scst_session *sess = mcmd->sess;
-	struct scst_tgt *tgt = sess->tgt;
 	struct scst_tmf_scope scope = {
 		.gen = atomic64_inc_return(&scst_abort_gen),
 	};
 	struct scst_tgt_dev *tgt_dev = NULL;
+	int ret = 0;
 
 	switch (mcmd->fn) {
 	case SCST_ABORT_TASK:
@@ -183,20 +230,15 @@ static enum scst_tmf_response scst_do_tmf(struct scst_mgmt_cmd *mcmd)
 			scst_abort_sess_cmds(sess, &scope);
 			scst_wait_sess_aborted(sess, scope.gen);
 		} else {
-			/* one task set shared by all nexuses (TST 000b) */
-			scst_abort_dev_cmds(tgt, &scope);
-			scst_wait_tgt_aborted(tgt, scope.gen);
+			ret = scst_clear_dev_task_set(tgt_dev->dev, sess, &scope,
+						      mcmd->fn == SCST_LUN_RESET);
 		}
-		if (mcmd->fn == SCST_LUN_RESET)
-			scst_dev_reset(tgt_dev->dev, sess);
 		scst_put_tgt_dev(tgt_dev);
-		return SCST_MGMT_STATUS_SUCCESS;
+		return ret ? SCST_MGMT_STATUS_FAILED : SCST_MGMT_STATUS_SUCCESS;
 
 	case SCST_TARGET_RESET:
-		scst_abort_dev_cmds(tgt, &scope);
-		scst_wait_tgt_aborted(tgt, scope.gen);
-		/* SAM-5 7.9: a LUN reset of every logical unit it reaches */
-		scst_reset_sess_devs(sess);
+		if (scst_reset_sess_devs(sess, &scope))
+			return SCST_MGMT_STATUS_FAILED;
 		return SCST_MGMT_STATUS_SUCCESS;
 
 	case SCST_NEXUS_LOSS_SESS:

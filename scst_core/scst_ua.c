@@ -40,7 +40,10 @@ void scst_tgt_dev_add_ua(struct scst_tgt_dev *tgt_dev, u32 sense_code)
 	spin_unlock_irqrestore(&tgt_dev->ua_lock, flags);
 }
 
-/* Every nexus of a device, except @except (the one that caused it). */
+/*
+ * Every nexus of a device (of every session of every target), except
+ * @except (the one that caused it) and those being freed.
+ */
 void scst_dev_add_ua(struct scst_device *dev, u32 sense_code,
 		     struct scst_tgt_dev *except)
 {
@@ -49,7 +52,7 @@ void scst_dev_add_ua(struct scst_device *dev, u32 sense_code,
 
 	spin_lock_irqsave(&dev->dev_lock, flags);
 	list_for_each_entry(tgt_dev, &dev->tgt_dev_list, dev_entry)
-		if (tgt_dev != except)
+		if (tgt_dev != except && !tgt_dev->dying)
 			scst_tgt_dev_add_ua(tgt_dev, sense_code);
 	spin_unlock_irqrestore(&dev->dev_lock, flags);
 }

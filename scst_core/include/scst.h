@@ -138,6 +138,7 @@ struct scst_device;
 struct scst_tgt_dev;
 struct scst_acg;
 struct scst_lun_map;
+struct scst_ini_pool;
 
 /* Threads values of devices/<dev>/threads_pool_type */
 enum scst_threads_pool_type {
@@ -326,7 +327,7 @@ struct scst_device {
 	struct kobject *exported_kobj;
 	struct list_head tgt_dev_list;		/* tgt_devs of this device */
 	struct list_head lun_refs;		/* scst_lun entries using it */
-	struct mutex dev_mutex;		/* threads_num changes */
+	struct mutex dev_mutex;		/* threads_num changes, ini_pools */
 	spinlock_t dev_lock;		/* task set, reservation, tgt_devs */
 	/* SPC-2 reservation holder (RESERVE/RELEASE 6/10) */
 	struct scst_session *reserved_by;
@@ -338,6 +339,8 @@ struct scst_device {
 	int threads_num;
 	enum scst_threads_pool_type threads_pool_type;
 	struct scst_cmd_threads threads;	/* the shared pool */
+	struct list_head ini_pools;		/* per_initiator; dev_mutex */
+	unsigned int nr_ini_pools;
 	struct completion kobj_released;
 };
 
@@ -360,11 +363,14 @@ struct scst_tgt_dev {
 	/* private to the core */
 	struct list_head dev_entry;		/* on dev->tgt_dev_list */
 	struct scst_cmd_threads *threads;	/* the pool its commands use */
-	struct scst_cmd_threads own_threads;	/* per_initiator pool */
+	struct scst_ini_pool *ini_pool;		/* per_initiator pool, shared */
 	spinlock_t ua_lock;			/* ua_list */
 	struct list_head ua_list;		/* pending unit attentions */
 	bool ua_pending;			/* ua_list is not empty */
+	bool dying;				/* released; dev->dev_lock */
 	atomic_t cmd_count;
+	struct rcu_work unmap_work;		/* drops the map's reference */
+	struct work_struct free_work;		/* runs on the last reference */
 };
 
 /**
@@ -391,6 +397,7 @@ struct scst_session {
 	struct list_head cmd_list;		/* commands in flight */
 	atomic_t active_cmds;
 	atomic_t active_tmfs;
+	atomic_t nr_tgt_devs;			/* not yet freed */
 	atomic64_t commands;
 	atomic64_t read_cmds, write_cmds, read_bytes, write_bytes;
 	bool shutting_down;

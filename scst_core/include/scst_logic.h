@@ -226,4 +226,19 @@ static inline int scst_build_sense_code(u8 *buf, size_t buflen,
 				SCST_SENSE_CODE_ASCQ(code));
 }
 
+/* ---------------------------------------------------------------------- */
+/* Session names (scst_sess_name.c)                                       */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Most names scst_register_session() tries for one initiator on one
+ * target: NAME, NAME_1 ... NAME_(SCST_SESS_NAME_MAX_TRIES - 1).
+ */
+#define SCST_SESS_NAME_MAX_TRIES	1024
+
+int scst_sess_name_format(char *out, size_t size, const char *initiator,
+			  unsigned int n);
+int scst_sess_name_pick(char *out, size_t size, const char *initiator,
+			bool (*used)(const char *name, void *ctx), void *ctx);
+
 #endif /* __SCST_LOGIC_H */

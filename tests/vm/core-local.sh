@@ -127,16 +127,19 @@ expect_fail sh -c "echo 0 > $T/cpu_mask" 2>/dev/null
 expect_fail sh -c "echo shared > $SCST/devices/disk_fio/threads_pool_type" 2>/dev/null
 run sh -c "echo 3 > $T/cpu_mask"
 
-# --- task management: a LUN reset from host1 is a unit attention for host2
+# --- task management: a LUN reset is a unit attention for every nexus ----
+# (SAM-5 6.3.3: host2's, and host1's, which asked for it)
 sg2=$(lun_sg "$host2" 0)
 clear_ua "$sg2"	# its power-on unit attention
 clear_ua "$sg"	# INQUIRY DATA HAS CHANGED: LUN 0 named disk_null in g1
 run sg_reset -d "$sg"
-out=$(sense_of sg_turs -v "$sg2")
-echo "$out"
-grep -qi 'bus device reset' <<< "$out" || fail "no unit attention on host2 after a LUN reset"
+for s in "$sg2" "$sg"; do
+	out=$(sense_of sg_turs -v "$s")
+	echo "$out"
+	grep -qi 'bus device reset' <<< "$out" || fail "no unit attention on $s after a LUN reset"
+done
 run sg_reset -t "$sg"
-run sg_turs "$sg"
+clear_ua "$sg"
 clear_ua "$sg2"
 
 # --- SPC-2 RESERVE/RELEASE: the other nexus gets RESERVATION CONFLICT ----
