@@ -279,6 +279,8 @@ static void srpt_zerolength_write_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct srpt_rdma_ch *ch = wc->qp->qp_context;
 
 	atomic_inc(&ch->sq_wr_avail);
+	/* posts may have queued behind it (seen with Soft-RoCE of 6.12) */
+	srpt_process_sq_wait(ch);
 	if (wc->status == IB_WC_SUCCESS)
 		srpt_process_recv_wait(ch);
 	else if (wc->status != IB_WC_WR_FLUSH_ERR)
