@@ -673,7 +673,8 @@ static int scst_local_eh_device_reset(struct scsi_cmnd *sc)
  * scst_local_eh_target_reset() - eh_target_reset_handler: TARGET RESET
  * @sc: a command of the target
  *
- * Resets every LUN of the scst_local target, for all its sessions.
+ * Resets every LUN the session sees, for all the nexuses of each (on
+ * every target that exports it).
  *
  * Return: SUCCESS or FAILED (the midlayer then tries a host reset).
  */

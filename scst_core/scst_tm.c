@@ -99,6 +99,46 @@ void scst_abort_sess_cmds_and_wait(struct scst_session *sess)
 			sess->sess_name, atomic_read(&sess->active_cmds));
 }
 
+static bool scst_any_nexus_done(struct scst_tgt_dev **tds, unsigned int n,
+				u64 gen)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (tds[i] && !scst_sess_has_aborted(tds[i]->sess, gen))
+			return true;
+	return false;
+}
+
+/*
+ * Wait for the commands @gen aborted on the sessions of @tds, dropping
+ * each nexus's reference as soon as its session has none left: a session
+ * whose commands ended may go away (logout) while another one's are
+ * still stuck in a backend.
+ */
+static void scst_wait_nexuses_aborted(struct scst_tgt_dev **tds,
+				      unsigned int n, u64 gen)
+{
+	unsigned int i, left = n;
+
+	for (;;) {
+		for (i = 0; i < n; i++) {
+			if (tds[i] &&
+			    !scst_sess_has_aborted(tds[i]->sess, gen)) {
+				scst_put_tgt_dev(tds[i]);
+				tds[i] = NULL;
+				left--;
+			}
+		}
+		if (!left)
+			return;
+		if (!wait_event_timeout(scst_tmf_waitq,
+					scst_any_nexus_done(tds, n, gen), 60 * HZ))
+			pr_warn("%u sessions still have commands being aborted\n",
+				left);
+	}
+}
+
 /* SAM-5 6.3.3: BUS DEVICE RESET FUNCTION OCCURRED */
 #define SCST_SENSE_BUS_DEVICE_RESET \
 	SCST_SENSE_CODE(SCST_SK_UNIT_ATTENTION, 0x29, 0x03)
@@ -137,8 +177,8 @@ static void scst_dev_reset(struct scst_device *dev)
  * and a CHECK CONDITION aborts nothing else (QErr 00b).
  *
  * No scst_mutex: the nexuses are referenced (scst_dev_get_tgt_devs()),
- * which keeps their sessions, and the wait for a stuck backend holds no
- * global lock.
+ * which keeps their sessions, each until its session's aborted commands
+ * are done; the wait for a stuck backend holds no global lock.
  *
  * Return: 0, or -ENOMEM (nothing was aborted).
  */
@@ -154,18 +194,15 @@ static int scst_clear_dev_task_set(struct scst_device *dev,
 	tds = scst_dev_get_tgt_devs(dev, &n);
 	if (IS_ERR(tds))
 		return PTR_ERR(tds);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		scst_abort_sess_cmds(tds[i]->sess, scope);
-	for (i = 0; i < n; i++)
-		scst_wait_sess_aborted(tds[i]->sess, scope->gen);
-	for (i = 0; !reset && i < n; i++)
-		if (tds[i]->sess != from)
+		if (!reset && tds[i]->sess != from)
 			scst_tgt_dev_add_ua(tds[i], cleared);
+	}
+	scst_wait_nexuses_aborted(tds, n, scope->gen);
+	kfree(tds);
 	if (reset)
 		scst_dev_reset(dev);
-	for (i = 0; i < n; i++)
-		scst_put_tgt_dev(tds[i]);
-	kfree(tds);
 	return 0;
 }
 
