@@ -321,6 +321,39 @@ int c_cmd_garbage_lun(struct tcase *t)
 }
 
 /*
+ * Send @cm, whose data or table lies behind a bogus R_Key, and expect no
+ * GOOD: the target's RDMA fails, and with it our QP, so either it answers
+ * with another status or the channel goes. @bad says what a GOOD means.
+ */
+static int expect_no_good(struct tcase *t, struct cmd *cm, const char *bad)
+{
+	char desc[100], err[200];
+	uint8_t iu[SBUF_SIZE];
+	uint32_t len = cmd_build(iu, cm);
+	struct rsp r;
+	int ret;
+
+	if (conn_send(t, conn, iu, len))
+		return -1;
+	conn->credits--;
+	ret = conn_wait(conn, opt.timeout_ms, rx);
+	CHECK(t, ret != GOT_TIMEOUT,
+	      "neither a response nor a disconnect within %d ms",
+	      opt.timeout_ms);
+	if (ret == GOT_IU) {
+		CHECK(t, rsp_parse(rx, &r, err, sizeof(err)), "%s", err);
+		rsp_str(&r, desc, sizeof(desc));
+		CHECK(t, r.tag == cm->tag && r.status != ST_GOOD,
+		      "SRP_RSP tag 0x%" PRIx64 " %s: %s", r.tag, desc, bad);
+		tdid(t, "SRP_RSP %s", desc);
+	} else {
+		tdid(t, "the channel failed/disconnected (no response)");
+	}
+	logout();
+	return 0;
+}
+
+/*
  * A WRITE whose data-out descriptor names memory we never registered:
  * the target's RDMA READ fails (our HCA answers with a remote access
  * error, which also breaks our QP). The target must not report GOOD (it
@@ -330,39 +363,13 @@ int c_cmd_garbage_lun(struct tcase *t)
  */
 static int bogus_rkey(struct tcase *t, bool write)
 {
-	char desc[100], err[200];
 	struct cmd cm;
-	struct rsp r;
-	int ret;
 
 	if (ensure_conn(t) || get_block_len(t) || tur_pre(t))
 		return -1;
 	cdb_rw10(&cm, write, 1, 1, 0xdead0000beef0000ULL, 0x0badc0de,
 		 block_len);
-	{
-		uint8_t iu[SBUF_SIZE];
-		uint32_t len = cmd_build(iu, &cm);
-
-		if (conn_send(t, conn, iu, len))
-			return -1;
-		conn->credits--;
-	}
-	ret = conn_wait(conn, opt.timeout_ms, rx);
-	CHECK(t, ret != GOT_TIMEOUT,
-	      "neither a response nor a disconnect within %d ms",
-	      opt.timeout_ms);
-	if (ret == GOT_IU) {
-		CHECK(t, rsp_parse(rx, &r, err, sizeof(err)), "%s", err);
-		rsp_str(&r, desc, sizeof(desc));
-		CHECK(t, r.tag == cm.tag && r.status != ST_GOOD,
-		      "SRP_RSP tag 0x%" PRIx64 " %s: reports a transfer that failed",
-		      r.tag, desc);
-		tdid(t, "SRP_RSP %s", desc);
-	} else {
-		tdid(t, "the channel failed/disconnected (no response)");
-	}
-	logout();
-	return 0;
+	return expect_no_good(t, &cm, "reports a transfer that failed");
 }
 
 int c_cmd_write_bogus_rkey(struct tcase *t)
@@ -447,38 +454,13 @@ int c_ext_table_write_bad(struct tcase *t)
 /* A table behind a bogus R_Key: the target's RDMA READ of it fails. */
 int c_ext_table_bogus_rkey(struct tcase *t)
 {
-	char desc[100], err[200];
 	struct cmd cm;
-	struct rsp r;
-	int ret;
 
 	if (ensure_conn(t) || get_block_len(t) || tur_pre(t))
 		return -1;
 	cdb_ext_table(&cm, false, 1, block_len, 0x0badc0de);
-	{
-		uint8_t iu[SBUF_SIZE];
-		uint32_t len = cmd_build(iu, &cm);
-
-		if (conn_send(t, conn, iu, len))
-			return -1;
-		conn->credits--;
-	}
-	ret = conn_wait(conn, opt.timeout_ms, rx);
-	CHECK(t, ret != GOT_TIMEOUT,
-	      "neither a response nor a disconnect within %d ms",
-	      opt.timeout_ms);
-	if (ret == GOT_IU) {
-		CHECK(t, rsp_parse(rx, &r, err, sizeof(err)), "%s", err);
-		rsp_str(&r, desc, sizeof(desc));
-		CHECK(t, r.tag == cm.tag && r.status != ST_GOOD,
-		      "SRP_RSP tag 0x%" PRIx64 " %s: the target reported data it could not send",
-		      r.tag, desc);
-		tdid(t, "SRP_RSP %s", desc);
-	} else {
-		tdid(t, "the channel failed/disconnected (no response)");
-	}
-	logout();
-	return 0;
+	return expect_no_good(t, &cm,
+			      "the target reported data it could not send");
 }
 
 /* An SRP_TSK_MGMT (§6.7) to @lun. */
