@@ -90,6 +90,19 @@ static inline uint8_t *fuzz_take(struct fuzz_in *in, size_t len)
 	return b;
 }
 
+/* @len bytes of the input (fewer at its end) as a string: @len + 1 bytes. */
+static inline char *fuzz_take_str(struct fuzz_in *in, size_t len)
+{
+	uint8_t *b = fuzz_take(in, len), *s = malloc(len + 1);
+
+	if (!s)
+		abort();
+	memcpy(s, b, len);
+	s[len] = '\0';
+	free(b);
+	return (char *)s;
+}
+
 /* The rest of the input, in a buffer of exactly its size. */
 static inline uint8_t *fuzz_rest(struct fuzz_in *in, size_t *len)
 {

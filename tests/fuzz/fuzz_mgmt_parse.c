@@ -63,8 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* As kmemdup_nul() of the sysfs store buffer: NUL at buf[len]. */
 	len = in.n;
-	buf = (char *)fuzz_take(&in, len + 1);
-	buf[len] = '\0';
+	buf = fuzz_take_str(&in, len);
 
 	ret = scst_mgmt_parse(buf, len, maxpos, &line, &bad);
 	if (ret) {

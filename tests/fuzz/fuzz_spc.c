@@ -26,14 +26,11 @@ static const struct fuzz_in no_input;
 static char *fuzz_str(struct fuzz_in *in, size_t max)
 {
 	size_t n = fuzz_u8(in);
-	char *s;
 
 	if (n == 0xff)
 		return NULL;
 	n %= max + 1;
-	s = (char *)fuzz_take(in, n + 1);
-	s[n] = '\0';
-	return s;
+	return fuzz_take_str(in, n);
 }
 
 /* Run @build into a big and into a short buffer; compare; return length. */
@@ -297,6 +294,10 @@ static void fuzz_small_builders(struct fuzz_in *in, size_t small_len)
 				   buflen));
 	FUZZ_CHECK(ret == SCST_LBA_STATUS_LEN);
 	FUZZ_CHECK(get_unaligned_be32(out) + 4 == SCST_LBA_STATUS_LEN);
+	/* SPC-4 §6.6.2: PERIPHERAL QUALIFIER 011b, no logical unit. */
+	BOTH(ret, small_len, scst_build_inquiry_no_lun(buf, buflen),
+	     scst_build_inquiry_no_lun(buf, buflen));
+	FUZZ_CHECK(ret >= 36 && out[0] == 0x7f && out[4] + 5 == ret);
 	free(luns);
 	free(out);
 }

@@ -42,11 +42,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (plen > in.n)
 		plen = in.n;
-	pat = (char *)fuzz_take(&in, plen + 1);
-	pat[plen] = '\0';
+	pat = fuzz_take_str(&in, plen);
 	nlen = in.n < MAX_LEN ? in.n : MAX_LEN;
-	name = (char *)fuzz_take(&in, nlen + 1);
-	name[nlen] = '\0';
+	name = fuzz_take_str(&in, nlen);
 	plen = strlen(pat);
 
 	FUZZ_CHECK(scst_wildcard_match(pat, name) == ref_match(pat, name));
