@@ -17,6 +17,36 @@
 static const u8 dev_types[] = { SCST_TYPE_DISK, 0x05, SCST_TYPE_NO_LUN,
 				0x01 };
 
+/*
+ * The sense data the core builds from an error (scst_set_cmd_error_field()
+ * in scst_cmd.c): decoded back, it says what the error said, and a fixed
+ * format field pointer (SPC-4 §4.5.2.4.2) points where the error does.
+ */
+static void check_sense(const struct scst_cdb_err *err, bool desc)
+{
+	u8 sense[SCST_SENSE_MAX_LEN], key, asc, ascq;
+	int len = scst_build_sense_code(sense, sizeof(sense), desc,
+					err->sense_code);
+
+	FUZZ_CHECK(len > 0 && (size_t)len <= sizeof(sense));
+	if (err->has_field) {
+		len = scst_sense_set_field_pointer(sense, sizeof(sense),
+						   err->in_cdb, err->byte,
+						   err->bit);
+		FUZZ_CHECK(len > 0 && (size_t)len <= sizeof(sense));
+		if (!desc) {
+			FUZZ_CHECK(sense[15] & 0x80);
+			FUZZ_CHECK(!!(sense[15] & 0x40) == err->in_cdb);
+			FUZZ_CHECK(get_unaligned_be16(sense + 16) == err->byte);
+			if (err->bit >= 0)
+				FUZZ_CHECK((sense[15] & 0x0f) ==
+					   (0x08 | err->bit));
+		}
+	}
+	FUZZ_CHECK(!scst_sense_decode(sense, len, &key, &asc, &ascq));
+	FUZZ_CHECK(SCST_SENSE_CODE(key, asc, ascq) == err->sense_code);
+}
+
 static void check_err(const struct scst_cdb_err *err, unsigned int cdb_len,
 		      u32 want1, u32 want2)
 {
@@ -28,6 +58,8 @@ static void check_err(const struct scst_cdb_err *err, unsigned int cdb_len,
 	else
 		FUZZ_CHECK(err->byte == 0);
 	FUZZ_CHECK(err->bit >= -1 && err->bit <= 7);
+	check_sense(err, false);
+	check_sense(err, true);
 }
 
 static void check_decoded(const u8 *cdb, unsigned int cdb_len, u8 dev_type,
@@ -154,12 +186,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_lba(&ci, cap);
 	}
 
-	if (cdb_len >= 6 && !scst_check_inquiry_cdb(cdb, cdb_len, &evpd,
-						    &page, &err))
-		FUZZ_CHECK(evpd || page == 0);
-	if (cdb_len >= 12 && !scst_check_report_luns_cdb(cdb, cdb_len,
-							 &sel_report, &err))
-		FUZZ_CHECK(sel_report == cdb[2]);
+	if (!scst_check_inquiry_cdb(cdb, cdb_len, &evpd, &page, &err))
+		FUZZ_CHECK(cdb_len >= 6 && (evpd || page == 0));
+	if (!scst_check_report_luns_cdb(cdb, cdb_len, &sel_report, &err))
+		FUZZ_CHECK(cdb_len >= 12 && sel_report == cdb[2]);
 	check_rsoc(cdb, cdb_len, dev_type, rsoc_len);
 	free(cdb);
 	return 0;

@@ -103,6 +103,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (i = 0; i < line.argc; i++)
 		check_u64(line.argv[i]);
+	/* No key holds a blank. */
+	FUZZ_CHECK(!scst_mgmt_get_param(&line, "no such key"));
 	FUZZ_CHECK(!scst_mgmt_check_params(&line, allowed, line.nparams,
 					   &bad));
 	if (line.nparams) {

@@ -68,6 +68,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rsp = fuzz_take(&in, rsp_size);
 	memset(rsp, 0xa5, rsp_size);
 
+	/* The builders on their own, in a buffer of the response size. */
+	ret = srp_dm_build_class_port_info(rsp, rsp_size, 20);
+	FUZZ_CHECK(rsp_size < SRP_DM_CLASS_PORT_INFO_LEN ? ret == -ENOSPC :
+		   ret == SRP_DM_CLASS_PORT_INFO_LEN);
+	ret = srp_dm_build_iou_info(rsp, rsp_size, 1, max_controllers, 0,
+				    slot_state);
+	FUZZ_CHECK(rsp_size < SRP_DM_IOU_INFO_LEN ? ret == -ENOSPC :
+		   ret == SRP_DM_IOU_INFO_LEN);
+	if (max_controllers) {
+		/* The caller checks the range first (check_svc_entries). */
+		u8 lo = slot_state[0] & 3, hi = lo + (slot_state[0] >> 6);
+
+		ret = srp_dm_build_ioc_profile(rsp, rsp_size,
+					       &ioc[0].profile);
+		FUZZ_CHECK(rsp_size < SRP_DM_IOC_PROFILE_LEN ?
+			   ret == -ENOSPC : ret == SRP_DM_IOC_PROFILE_LEN);
+		ret = hi < ioc[0].profile.num_svc_entries ?
+			srp_dm_build_svc_entries(rsp, rsp_size, entries[0],
+						 lo, hi) : -EINVAL;
+		if (ret >= 0)
+			FUZZ_CHECK((size_t)ret <= rsp_size && ret ==
+				   (hi - lo + 1) * SRP_DM_SVC_ENTRY_LEN);
+		else
+			FUZZ_CHECK(ret == -EINVAL || (ret == -ENOSPC &&
+				   rsp_size < (size_t)(hi - lo + 1) *
+				   SRP_DM_SVC_ENTRY_LEN));
+	}
+	memset(rsp, 0xa5, rsp_size);
+
 	ret = srp_dm_answer_mad(req, req_len, rsp, rsp_size, &iou);
 	if (req_len < SRP_DM_MAD_COMMON_HDR_LEN) {
 		FUZZ_CHECK(ret == -EINVAL);

@@ -58,6 +58,34 @@ out:
 	free(rsp);
 }
 
+/*
+ * The other IUs the target sends (§6.6, §6.10, §6.12): -ENOSPC or the
+ * whole IU inside the buffer.
+ */
+static void check_target_ius(u64 tag, const u8 *lun, const u8 *sense,
+			     u32 sense_len, size_t size)
+{
+	u8 *buf = malloc(size ? size : 1);
+	int ret;
+
+	ret = srp_build_t_logout(buf, size, tag, SRP_IU_TLO_INVALID_IU_TYPE,
+				 SRP_IU_SOLNT);
+	FUZZ_CHECK(size < SRP_IU_T_LOGOUT_LEN ? ret == -ENOSPC :
+		   ret == SRP_IU_T_LOGOUT_LEN && buf[0] == SRP_IU_T_LOGOUT);
+	ret = srp_build_cred_req(buf, size, tag, 5, 0);
+	FUZZ_CHECK(size < SRP_IU_CRED_REQ_LEN ? ret == -ENOSPC :
+		   ret == SRP_IU_CRED_REQ_LEN && buf[0] == SRP_IU_CRED_REQ);
+	ret = srp_build_aer_req(buf, size, tag, 1, lun, sense, sense_len, 0);
+	if (ret >= 0) {
+		FUZZ_CHECK((size_t)ret <= size && buf[0] == SRP_IU_AER_REQ);
+		FUZZ_CHECK((size_t)ret >= SRP_IU_AER_REQ_LEN);
+		FUZZ_CHECK(get_unaligned_be64(buf + 8) == tag);
+	} else {
+		FUZZ_CHECK(ret == -ENOSPC || ret == -EINVAL);
+	}
+	free(buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
@@ -108,6 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   SRP_IU_RSP_CODE_COMPLETE;
 	}
 
+	check_target_ius(tm.tag, tm.lun, raw, raw_len, rsp_size);
 	if (mode & 2) {
 		check_rsp(tm.tag, rsp_code, raw, raw_len, rsp_size, resid_in,
 			  resid_out);

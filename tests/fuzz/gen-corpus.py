@@ -197,6 +197,11 @@ for i, m in enumerate(re.finditer(
     seed('mgmt_parse', 'unit-%02d' % i,
          bytes([int(m.group(2))]) + line.encode('latin-1'))
 
+seed('mgmt_parse', 'too-many-params', bytes([2]) + b'add_device d ' +
+     b';'.join(b'k%d=%d' % (i, i) for i in range(33)))
+seed('mgmt_parse', 'too-long', bytes([2]) + b'add_device d filename=/' +
+     b'x' * 4100)
+
 # ---- wildcard: pattern length, pattern, name ----
 src = open(os.path.join(top, '..', 'unit', 'test_wildcard.c')).read()
 for i, m in enumerate(re.finditer(
