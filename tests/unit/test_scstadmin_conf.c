@@ -291,6 +291,8 @@ static void test_roundtrip(void **state)
 	roundtrip("HANDLER vdisk_fileio {\n DEVICE f1 { filename \"/srv/a b.img\"; t10_dev_id \"q\\\"x#{}\" }\n DEVICE f2\n}\n"
 		  "TARGET_DRIVER scst_local {\n TARGET t {\n  LUN 3 f1\n  LUN 1 f2 { read_only 1 }\n"
 		  "  GROUP z { INITIATOR \"a#{b}\"\n INITIATOR b*\n cpu_mask ff }\n  GROUP a\n }\n}\n");
+	/* a form feed inside quotes stays inside quotes (fuzz finding) */
+	roundtrip("HANDLER h {\n DEVICE d {\n  t10_dev_id \"a\fb\"\n }\n}\n");
 	roundtrip("setup_id 0x10\n");
 	roundtrip("");
 }
