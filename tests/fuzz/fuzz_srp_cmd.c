@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Fuzz srpt/srp_iu.c: SRP_CMD (SRP r16a §6.8), its memory descriptors
- * (§5.5) and SRP-2 immediate data, and the external indirect descriptor
- * table that the target fetches with RDMA READ (§5.5.3).
+ * Fuzz srpt/srp_iu.c: SRP_CMD (SRP r16a §6.8), its LUN (scst_lun.c,
+ * SAM-5 §4.7), its memory descriptors (§5.5) and SRP-2 immediate data,
+ * and the external indirect descriptor table that the target fetches
+ * with RDMA READ (§5.5.3).
  *
  * Input: IMMEDIATE DATA OFFSET granted at login (2 bytes), IU length
  * (2 bytes), table mode (1 byte), the IU, then the external table. Table
@@ -11,6 +12,7 @@
  */
 #include "fuzz.h"
 #include <srp_iu.h>
+#include <scst_spc.h>
 
 /* The largest external table we build from the input: 4096 descriptors. */
 #define MAX_TABLE	(4096 * SRP_IU_DIRECT_DESC_LEN)
@@ -81,6 +83,23 @@ out:
 	free(tbl);
 }
 
+/* SAM-5 §4.7: the LOGICAL UNIT NUMBER field, as srpt decodes it. */
+static void check_lun(const u8 *lun)
+{
+	u8 enc[8];
+	u64 l, l2;
+
+	if (scst_lun_decode(lun, 8, &l))
+		return;
+	FUZZ_CHECK(l <= SCST_LUN_FLAT_MAX);
+	/* Single level: bytes 2-7 are zero, the method is 00b or 01b. */
+	FUZZ_CHECK(!lun[2] && !lun[3] && !get_unaligned_be32(lun + 4));
+	scst_lun_encode(l, enc);
+	FUZZ_CHECK(!scst_lun_decode(enc, 8, &l2) && l2 == l);
+	/* The peripheral form below 256, so flat 01b is the other one. */
+	FUZZ_CHECK(!memcmp(enc, lun, 8) || (lun[0] & 0xc0) == 0x40);
+}
+
 static void check_cmd(const u8 *buf, size_t iu_len, u32 imm_off,
 		      const struct srp_cmd_info *ci)
 {
@@ -96,6 +115,8 @@ static void check_cmd(const u8 *buf, size_t iu_len, u32 imm_off,
 		   SRP_IU_MAX_ADD_CDB_LEN && ci->cdb_len % 4 == 0);
 	FUZZ_CHECK(fuzz_within(buf, iu_len, ci->cdb, ci->cdb_len));
 	FUZZ_CHECK(ci->task_attr <= SRP_IU_TASK_ATTR_MASK);
+	FUZZ_CHECK(!memcmp(ci->lun, buf + 20, 8));
+	check_lun(ci->lun);
 
 	/* One direction at most, and the format is that direction's. */
 	FUZZ_CHECK(!(ci->data_out_fmt && ci->data_in_fmt));
