@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Common part of the libFuzzer harnesses of the pure-logic files
- * (tests/fuzz/README in Documentation/testing.md, "Fuzzing").
+ * (Documentation/testing.md, "Fuzzing").
  *
  * Every harness compiles the very .c files that go into the kernel modules
  * (through scst_pure.h, like the unit tests) and checks invariants of what
