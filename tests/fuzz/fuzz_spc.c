@@ -158,8 +158,88 @@ static void fuzz_mode_params(struct fuzz_in *in, struct scst_mode_params *p)
 	p->def_queue_alg = (f >> 2) & 1;
 	p->def_d_sense = f & 8;
 	p->def_swp = f & 16;
-	p->block_size = fuzz_u32(in);
+	/* LOGICAL BLOCK LENGTH is 24 bits in the block descriptors. */
+	p->block_size = fuzz_u32(in) & 0xffffff;
 	p->nblocks = fuzz_u64(in);
+}
+
+/*
+ * MODE SENSE of every current page, changeable fields flipped as the
+ * input says, sent back with MODE SELECT: accepted (SPC-4 §6.9: the
+ * device server takes what MODE SENSE shows), changing exactly the
+ * flipped fields, and MODE SENSE then shows the new data.
+ */
+static void fuzz_mode_roundtrip(struct fuzz_in *in,
+				const struct scst_mode_params *p, bool ten,
+				bool dbd)
+{
+	u8 cdb[10] = { 0 }, *cur = calloc(1, BIG), *chg = calloc(1, BIG);
+	u8 *again = calloc(1, BIG);
+	struct scst_mode_params q = *p;
+	struct scst_cdb_err err;
+	size_t hdr = ten ? 8 : 4, off, bdl;
+	int len, len2, ret;
+
+	cdb[0] = ten ? SCST_OP_MODE_SENSE_10 : SCST_OP_MODE_SENSE_6;
+	cdb[1] = dbd ? 0x08 : 0;
+	cdb[2] = SCST_MODE_PAGE_ALL;
+	len = scst_build_mode_sense(cdb, sizeof(cdb), p, cur, BIG, &err);
+	cdb[2] = 0x40 | SCST_MODE_PAGE_ALL;	/* changeable values */
+	len2 = scst_build_mode_sense(cdb, sizeof(cdb), p, chg, BIG, &err);
+	FUZZ_CHECK(len > 0 && len == len2);
+	bdl = ten ? get_unaligned_be16(cur + 6) : cur[3];
+	for (off = hdr + bdl; off < (size_t)len; off += cur[off + 1] + 2) {
+		u8 *pg = cur + off, *m = chg + off;
+		size_t i;
+
+		FUZZ_CHECK(off + 2 <= (size_t)len &&
+			   off + 2 + pg[1] <= (size_t)len);
+		for (i = 2; i < (size_t)pg[1] + 2; i++) {
+			u8 mask = m[i];
+
+			/* QUEUE ALGORITHM MODIFIER: only 0 and 1 are ours. */
+			if ((pg[0] & 0x3f) == SCST_MODE_PAGE_CONTROL && i == 3)
+				mask &= 0x10;
+			pg[i] ^= fuzz_u8(in) & mask;
+		}
+	}
+	/* MODE DATA LENGTH is reserved in MODE SELECT (SPC-4 §7.5.5). */
+	if (ten)
+		put_unaligned_be16(0, cur);
+	else
+		cur[0] = 0;
+
+	memset(cdb, 0, sizeof(cdb));
+	cdb[0] = ten ? SCST_OP_MODE_SELECT_10 : SCST_OP_MODE_SELECT_6;
+	cdb[1] = 0x10;				/* PF */
+	if (ten)
+		put_unaligned_be16(len, cdb + 7);
+	else
+		cdb[4] = len;
+	ret = scst_parse_mode_select(cdb, sizeof(cdb), cur, len, &q, &err);
+	if (ret < 0)
+		fprintf(stderr, "MODE SELECT of MODE SENSE data refused: byte %u bit %d\n",
+			err.byte, err.bit);
+	FUZZ_CHECK(ret >= 0);
+	FUZZ_CHECK(!!(ret & SCST_MODE_CHANGED_WCE) == (p->wce != q.wce));
+	FUZZ_CHECK(!!(ret & SCST_MODE_CHANGED_D_SENSE) ==
+		   (p->d_sense != q.d_sense));
+	FUZZ_CHECK(!!(ret & SCST_MODE_CHANGED_SWP) == (p->swp != q.swp));
+	FUZZ_CHECK(!!(ret & SCST_MODE_CHANGED_QUEUE_ALG) ==
+		   (p->queue_alg != q.queue_alg));
+
+	memset(cdb, 0, sizeof(cdb));
+	cdb[0] = ten ? SCST_OP_MODE_SENSE_10 : SCST_OP_MODE_SENSE_6;
+	cdb[1] = dbd ? 0x08 : 0;
+	cdb[2] = SCST_MODE_PAGE_ALL;
+	FUZZ_CHECK(scst_build_mode_sense(cdb, sizeof(cdb), &q, again, BIG,
+					 &err) == len);
+	/* The pages (not the header: WP follows SWP) are what was sent. */
+	FUZZ_CHECK(!memcmp(again + hdr + bdl, cur + hdr + bdl,
+			   len - hdr - bdl));
+	free(cur);
+	free(chg);
+	free(again);
 }
 
 static void fuzz_mode(struct fuzz_in *in, size_t small_len)
@@ -175,6 +255,10 @@ static void fuzz_mode(struct fuzz_in *in, size_t small_len)
 	for (i = 0; i < 10; i++)
 		cdb[i] = fuzz_u8(in);
 
+	if (cdb[0] & 4) {
+		fuzz_mode_roundtrip(in, &p, cdb[0] & 2, cdb[0] & 8);
+		goto out;
+	}
 	if (!(cdb[0] & 1)) {
 		/* MODE SENSE(6) or (10) */
 		cdb[0] = cdb[0] & 2 ? SCST_OP_MODE_SENSE_10 :
