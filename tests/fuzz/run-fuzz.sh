@@ -55,7 +55,7 @@ for h in "$@"; do
 			ok=0
 		fi
 		rm -rf "$work"
-		nreg=${#regs[@]}
+		st_reg=", regressions=${#regs[@]}"
 	else
 		mkdir -p "build/corpus/$h"
 		if ! "$bin" "${opts[@]}" -max_total_time="$secs" \
@@ -63,11 +63,11 @@ for h in "$@"; do
 		     "corpus/$h" >> "$log" 2>&1; then
 			ok=0
 		fi
-		nreg=-
+		st_reg=
 	fi
-	st=$(stats "$log")
+	st=$(stats "$log")${st_reg}
 	if [ $ok = 1 ]; then
-		echo "fuzz: $h: ok ($st, regressions=$nreg)"
+		echo "fuzz: $h: ok ($st)"
 		passed=$((passed + 1))
 	else
 		grep -E 'invariant failed|ERROR:|SUMMARY:' "$log" | head -n 5
