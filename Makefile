@@ -18,8 +18,8 @@ KBUILD_OUT := $(CURDIR)/build/kmod/$(KREL)
 KSRC := Kbuild scst_core dev_handlers srpt
 TEST_KMOD_DIR := tests/vm/modules
 
-.PHONY: all modules usr test-modules test-tools unit check check-quick vm-test \
-	deps demo bench checkpatch install clean help
+.PHONY: all modules usr test-modules test-tools unit fuzz fuzz-check check \
+	check-quick vm-test deps demo bench checkpatch install clean help
 
 all: modules usr
 
@@ -32,6 +32,8 @@ help:
 	@echo "make check           unit tests and VM tests (the full suite)"
 	@echo "make check-quick     unit tests and one VM smoke test"
 	@echo "make unit            unit tests only"
+	@echo "make fuzz [FUZZ_TIME=60]  build the libFuzzer harnesses, fuzz each FUZZ_TIME s"
+	@echo "make fuzz-check      each harness briefly, and every saved regression input"
 	@echo "make test-tools      userspace test tools for the VM (tests/tools: srp_hostile)"
 	@echo "make vm-test T=name [KERNEL=6.12]  one VM test (tests/vm/NAME.sh)"
 	@echo "make checkpatch      checkpatch.pl --strict on our sources"
@@ -57,6 +59,14 @@ test-modules:
 
 unit:
 	$(MAKE) -C tests/unit run
+
+# libFuzzer harnesses of the pure-logic files (tests/fuzz/, clang).
+FUZZ_TIME ?= 60
+fuzz:
+	$(MAKE) -C tests/fuzz run FUZZ_TIME=$(FUZZ_TIME)
+
+fuzz-check:
+	$(MAKE) -C tests/fuzz check
 
 check:
 	scripts/check
@@ -88,3 +98,4 @@ clean:
 	$(MAKE) -C usr clean
 	$(MAKE) -C tests/tools clean
 	$(MAKE) -C tests/unit clean 2>/dev/null || true
+	$(MAKE) -C tests/fuzz clean 2>/dev/null || true

@@ -100,6 +100,25 @@ static void test_parse_scst_written(void **state)
 	tree_free(t);
 }
 
+/*
+ * Form feed and vertical tab are blanks like space and tab. They used to
+ * make an empty word that the tokenizer never got past: an attribute
+ * followed by one grew its value until memory ran out (found by
+ * tests/fuzz/fuzz_conf_parse; the input is in its regressions/).
+ */
+static void test_parse_other_blanks(void **state)
+{
+	struct tree *t = parse_ok("HANDLER vdisk_nullio {\n"
+				  "\vDEVICE\fn1 {\f size_mb\v64\f}\n"
+				  "}\n");
+	struct device *d = tree_find_device(t, "n1", NULL);
+
+	(void)state;
+	assert_non_null(d);
+	assert_string_equal(attr_find(&d->attrs, "size_mb")->value, "64");
+	tree_free(t);
+}
+
 static void test_parse_forms(void **state)
 {
 	/* brace on the next line, one-line blocks, ';', quotes, repeats */
@@ -210,6 +229,23 @@ static const struct bad_case bad_cases[] = {
 	  "t.conf:1:8: unexpected end of line: expected a handler name after HANDLER" },
 	{ "HANDLER h {\n DEVICE {\n}\n",
 	  "t.conf:2:9: unexpected '{': expected a device name after DEVICE" },
+	/* names are sysfs path components and mgmt words (fuzz finding) */
+	{ "HANDLER h {\n DEVICE \"../x\"\n}\n",
+	  "t.conf:2:2: bad DEVICE name '../x': contains '/'" },
+	{ "HANDLER \"..\" {\n}\n",
+	  "t.conf:1:1: bad HANDLER name '..': not a file name" },
+	{ "TARGET_DRIVER d {\n TARGET \"\"\n}\n",
+	  "t.conf:2:2: bad TARGET name '': empty" },
+	{ "TARGET_DRIVER d {\n TARGET t {\n  GROUP \"a b\"\n }\n}\n",
+	  "t.conf:3:3: bad GROUP name 'a b': contains a blank, ';' or a control character" },
+	{ "TARGET_DRIVER d {\n TARGET t {\n  GROUP g {\n   INITIATOR \"x;y\"\n  }\n }\n}\n",
+	  "t.conf:4:4: bad INITIATOR name 'x;y': contains a blank, ';' or a control character" },
+	{ "HANDLER h {\n DEVICE d {\n  \"\" \"v\"\n }\n}\n",
+	  "t.conf:3:3: bad attribute name '': expected letters, digits, '_' and '-'" },
+	{ "HANDLER h {\n \"HANDLER\" 1\n}\n",
+	  "t.conf:2:2: bad attribute name 'HANDLER': upper-case words are section keywords" },
+	{ "HANDLER h {\n \"../../etc/x\" 1\n}\n",
+	  "t.conf:2:2: bad attribute name '../../etc/x': expected letters, digits, '_' and '-'" },
 };
 
 static void test_parse_bad(void **state)
@@ -254,7 +290,9 @@ static void test_roundtrip(void **state)
 	roundtrip(scst_written);
 	roundtrip("HANDLER vdisk_fileio {\n DEVICE f1 { filename \"/srv/a b.img\"; t10_dev_id \"q\\\"x#{}\" }\n DEVICE f2\n}\n"
 		  "TARGET_DRIVER scst_local {\n TARGET t {\n  LUN 3 f1\n  LUN 1 f2 { read_only 1 }\n"
-		  "  GROUP z { INITIATOR \"a b\"\n INITIATOR b*\n cpu_mask ff }\n  GROUP a\n }\n}\n");
+		  "  GROUP z { INITIATOR \"a#{b}\"\n INITIATOR b*\n cpu_mask ff }\n  GROUP a\n }\n}\n");
+	/* a form feed inside quotes stays inside quotes (fuzz finding) */
+	roundtrip("HANDLER h {\n DEVICE d {\n  t10_dev_id \"a\fb\"\n }\n}\n");
 	roundtrip("setup_id 0x10\n");
 	roundtrip("");
 }
@@ -481,6 +519,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_scst_written),
 		cmocka_unit_test(test_parse_forms),
+		cmocka_unit_test(test_parse_other_blanks),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_diff_from_empty),

@@ -2,7 +2,9 @@
 /*
  * scstadmin: semantic checks of a parsed scst.conf, done before anything
  * is changed: duplicate handlers, devices, drivers, targets, groups, LUNs
- * and initiators, and LUNs that name a device the file does not define.
+ * and initiators, LUNs that name a device the file does not define, and
+ * names and attribute keys that cannot be what they become: a sysfs path
+ * component and a word of a mgmt command line.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -27,6 +29,87 @@ static int cerr(char *err, size_t errlen, const char *fname, int line,
 	return -1;
 }
 
+/*
+ * Names of handlers, devices, drivers, targets, groups and initiators are
+ * directory or file names under the sysfs root and words of mgmt command
+ * lines ("add_device NAME ...", "add NAME"): not empty, not "." or "..",
+ * no '/', and no blank, ';' or control character, which the kernel's mgmt
+ * parser splits at or refuses. Without this check a quoted name such as
+ * "../x" or "a b" made scstadmin write outside the tree or send a command
+ * that means something else (found by tests/fuzz/fuzz_conf_parse).
+ */
+static const char *bad_name(const char *s)
+{
+	if (!*s)
+		return "empty";
+	if (!strcmp(s, ".") || !strcmp(s, ".."))
+		return "not a file name";
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '/')
+			return "contains '/'";
+		if (c <= ' ' || c == ';' || c == 0x7f)
+			return "contains a blank, ';' or a control character";
+	}
+	return NULL;
+}
+
+/* An attribute key is a sysfs file name: [A-Za-z0-9_-]+. */
+static bool good_key(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+			return false;
+	return true;
+}
+
+static int check_name(const char *kind, const char *name, int line, int col,
+		      const char *fname, char *err, size_t errlen)
+{
+	const char *why = bad_name(name);
+
+	if (!why)
+		return 0;
+	return cerr(err, errlen, fname, line, col, "bad %s name '%s': %s",
+		    kind, name, why);
+}
+
+/*
+ * Upper-case words in statement position are section keywords (parser.c):
+ * a quoted key of that shape would be written back unquoted as one.
+ */
+static bool keyword_shaped(const char *s)
+{
+	if (!(*s >= 'A' && *s <= 'Z'))
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || *s == '_'))
+			return false;
+	return true;
+}
+
+static int check_attrs(const attr_vec *a, const char *fname, char *err,
+		       size_t errlen)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		if (!good_key(a->v[i].key))
+			return cerr(err, errlen, fname, a->v[i].line,
+				    a->v[i].col,
+				    "bad attribute name '%s': expected letters, digits, '_' and '-'",
+				    a->v[i].key);
+		if (keyword_shaped(a->v[i].key))
+			return cerr(err, errlen, fname, a->v[i].line,
+				    a->v[i].col,
+				    "bad attribute name '%s': upper-case words are section keywords",
+				    a->v[i].key);
+	}
+	return 0;
+}
+
 typedef VEC(struct lun *) lun_vec;
 
 static int check_luns(const struct tree *t, const lun_vec *v,
@@ -41,6 +124,8 @@ static int check_luns(const struct tree *t, const lun_vec *v,
 				return cerr(err, errlen, fname, l->line, l->col,
 					    "duplicate LUN %lu in %s (first at line %d)",
 					    l->num, owner, v->v[j]->line);
+		if (check_attrs(&l->attrs, fname, err, errlen))
+			return -1;
 		if (!tree_find_device(t, l->dev, NULL))
 			return cerr(err, errlen, fname, l->line, l->dev_col,
 				    "LUN %lu refers to unknown device '%s': expected a DEVICE defined in a HANDLER section",
@@ -52,8 +137,15 @@ static int check_luns(const struct tree *t, const lun_vec *v,
 int conf_check(const struct tree *t, const char *fname,
 	       char *err, size_t errlen)
 {
+	if (check_attrs(&t->attrs, fname, err, errlen))
+		return -1;
 	for (size_t i = 0; i < t->handlers.n; i++) {
 		const struct handler *h = t->handlers.v[i];
+
+		if (check_name("HANDLER", h->name, h->line, h->col, fname, err,
+			       errlen) ||
+		    check_attrs(&h->attrs, fname, err, errlen))
+			return -1;
 
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(t->handlers.v[j]->name, h->name))
@@ -63,6 +155,10 @@ int conf_check(const struct tree *t, const char *fname,
 		for (size_t j = 0; j < h->devices.n; j++) {
 			const struct device *d = h->devices.v[j];
 
+			if (check_name("DEVICE", d->name, d->line, d->col,
+				       fname, err, errlen) ||
+			    check_attrs(&d->attrs, fname, err, errlen))
+				return -1;
 			/* every device before this one, in any handler */
 			for (size_t k = 0; k <= i; k++) {
 				const struct handler *o = t->handlers.v[k];
@@ -82,6 +178,10 @@ int conf_check(const struct tree *t, const char *fname,
 	for (size_t i = 0; i < t->drivers.n; i++) {
 		const struct driver *d = t->drivers.v[i];
 
+		if (check_name("TARGET_DRIVER", d->name, d->line, d->col, fname,
+			       err, errlen) ||
+		    check_attrs(&d->attrs, fname, err, errlen))
+			return -1;
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(t->drivers.v[j]->name, d->name))
 				return cerr(err, errlen, fname, d->line, d->col,
@@ -90,6 +190,10 @@ int conf_check(const struct tree *t, const char *fname,
 		for (size_t j = 0; j < d->targets.n; j++) {
 			const struct target *tg = d->targets.v[j];
 
+			if (check_name("TARGET", tg->name, tg->line, tg->col,
+				       fname, err, errlen) ||
+			    check_attrs(&tg->attrs, fname, err, errlen))
+				return -1;
 			for (size_t k = 0; k < j; k++)
 				if (!strcmp(d->targets.v[k]->name, tg->name))
 					return cerr(err, errlen, fname,
@@ -103,6 +207,10 @@ int conf_check(const struct tree *t, const char *fname,
 			for (size_t k = 0; k < tg->groups.n; k++) {
 				const struct group *g = tg->groups.v[k];
 
+				if (check_name("GROUP", g->name, g->line,
+					       g->col, fname, err, errlen) ||
+				    check_attrs(&g->attrs, fname, err, errlen))
+					return -1;
 				for (size_t m = 0; m < k; m++)
 					if (!strcmp(tg->groups.v[m]->name,
 						    g->name))
@@ -114,7 +222,13 @@ int conf_check(const struct tree *t, const char *fname,
 				if (check_luns(t, (const lun_vec *)&g->luns,
 					       g->name, fname, err, errlen))
 					return -1;
-				for (size_t m = 0; m < g->inits.n; m++)
+				for (size_t m = 0; m < g->inits.n; m++) {
+					if (check_name("INITIATOR",
+						       g->inits.v[m].name,
+						       g->inits.v[m].line,
+						       g->inits.v[m].col, fname,
+						       err, errlen))
+						return -1;
 					for (size_t q = 0; q < m; q++)
 						if (!strcmp(g->inits.v[q].name,
 							    g->inits.v[m].name))
@@ -125,6 +239,7 @@ int conf_check(const struct tree *t, const char *fname,
 								    "duplicate INITIATOR '%s' in GROUP '%s'",
 								    g->inits.v[m].name,
 								    g->name);
+				}
 			}
 		}
 	}

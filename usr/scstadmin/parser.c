@@ -104,7 +104,13 @@ static void next(struct parser *ps)
 	t->text = NULL;
 	t->quoted = false;
 	for (;;) {
-		while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\r')
+		/*
+		 * Every blank the word loop below stops at (isspace()) but
+		 * '\n': a form feed or vertical tab skipped by neither made
+		 * an empty word that never advanced, and parse_attr() looped
+		 * on it, appending to the value until memory ran out.
+		 */
+		while (*ps->p != '\n' && isspace((unsigned char)*ps->p))
 			advance_char(ps);
 		if (*ps->p == '#') {
 			while (*ps->p && *ps->p != '\n')

@@ -8,9 +8,14 @@
 
 #include "scstadmin.h"
 
+/*
+ * Quote a value the parser would not read back as one word: every blank
+ * it skips (isspace(): form feed and vertical tab too) and the characters
+ * of its grammar.
+ */
 static void put_value(FILE *f, const char *v)
 {
-	if (*v && !strpbrk(v, " \t\n\r\"#{};\\")) {
+	if (*v && !strpbrk(v, " \t\n\v\f\r\"#{};\\")) {
 		fputs(v, f);
 		return;
 	}

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# gen-corpus.py - write the seed corpora corpus/<harness>/ of the fuzzers:
+# the valid inputs of the unit tests (tests/unit/test_*.c), laid out as
+# each harness reads its input (see the comment at the top of fuzz_<h>.c).
+# Re-run it after changing a harness's input format; libFuzzer finds the
+# rest from these.
+import os
+import struct
+import sys
+
+top = os.path.dirname(os.path.abspath(__file__))
+seeds = {}
+
+
+def seed(harness, name, data):
+    seeds.setdefault(harness, []).append((name, bytes(data)))
+
+
+def be16(v):
+    return struct.pack('>H', v)
+
+
+def be32(v):
+    return struct.pack('>I', v)
+
+
+def be64(v):
+    return struct.pack('>Q', v)
+
+
+# ---- srp_login: form, min IU (2), max IU (4), rsp size, private data ----
+def login_ib(it_iu_len, fmt, flags, imm_off):
+    iu = bytes([0x00]) + bytes(7) + be64(0x1122334455667788)
+    iu += be32(it_iu_len) + bytes(4) + be16(fmt) + bytes([flags, 0])
+    iu += be16(imm_off) + bytes(2) + bytes(range(16)) + bytes(range(16, 32))
+    return iu + bytes(28)            # IB CM private data is 92 bytes
+
+
+def login_rdma(it_iu_len, fmt, flags, imm_off):
+    iu = be64(0x1122334455667788) + be16(fmt) + bytes([flags, 0x00])
+    iu += be32(it_iu_len) + bytes(range(16)) + bytes(range(16, 32))
+    return iu + be16(imm_off) + bytes(6)
+
+
+lhdr = bytes([0]) + be16(64) + be32(8192) + bytes([52])
+rhdr = bytes([1]) + be16(64) + be32(8192) + bytes([52])
+seed('srp_login', 'ib-plain', lhdr + login_ib(8192, 6, 0, 0))
+seed('srp_login', 'ib-multi-imm', lhdr + login_ib(8260, 6, 0x81, 80))
+seed('srp_login', 'ib-too-long', lhdr + login_ib(1 << 20, 2, 0, 0))
+seed('srp_login', 'rdma-plain', rhdr + login_rdma(8192, 6, 0, 0))
+seed('srp_login', 'rdma-imm', rhdr + login_rdma(8260, 6, 0x80, 80))
+
+
+# ---- srp_cmd: imm offset (2), IU length (2), table mode, IU, table ----
+def srp_cmd(fmt_byte, do_cnt, di_cnt, cdb, add_cdb=b'', tail=b''):
+    # SRP r16a §6.8: ADDITIONAL CDB LENGTH (byte 31, bits 7-2) in dwords
+    iu = bytes([0x02, 0]) + bytes(3) + bytes([fmt_byte, do_cnt, di_cnt])
+    iu += be64(0xabcdef) + bytes(4) + bytes([0, 1]) + bytes(6)
+    iu += bytes([0, 0, 0, len(add_cdb) & 0xfc])
+    return iu + cdb.ljust(16, b'\0') + add_cdb + tail
+
+
+def desc(va, key, ln):
+    return be64(va) + be32(key) + be32(ln)
+
+
+read10 = bytes([0x28, 0, 0, 0, 0, 0, 0, 0, 8, 0])
+write10 = bytes([0x2a, 0, 0, 0, 0, 0, 0, 0, 8, 0])
+
+
+def cmd_seed(name, imm_off, iu, table=b'', full=0):
+    seed('srp_cmd', name, be16(imm_off) + be16(len(iu)) + bytes([full]) +
+         iu + table)
+
+
+cmd_seed('none', 0, srp_cmd(0, 0, 0, bytes(6)))
+cmd_seed('direct-read', 0, srp_cmd(0x01, 0, 1, read10,
+                                   tail=desc(0x1000, 7, 4096)))
+cmd_seed('direct-write', 0, srp_cmd(0x10, 1, 0, write10,
+                                    tail=desc(0x1000, 7, 4096)))
+ind = desc(0x2000, 9, 32) + be32(8192) + desc(0x1000, 7, 4096) + \
+    desc(0x3000, 7, 4096)
+cmd_seed('indirect-in-iu', 0, srp_cmd(0x02, 0, 2, read10, tail=ind))
+ext = desc(0x2000, 9, 48) + be32(12288) + desc(0x1000, 7, 4096)
+table = desc(0x1000, 7, 4096) + desc(0x3000, 7, 4096) + \
+    desc(0x5000, 7, 4096)
+cmd_seed('indirect-external', 0, srp_cmd(0x20, 1, 0, write10, tail=ext),
+         table, 1)
+cmd_seed('immediate', 80, srp_cmd(0x30, 0, 0, write10,
+                                  tail=be32(512) + bytes(12) + bytes(512)))
+cmd_seed('add-cdb', 0, srp_cmd(0x01, 0, 1, bytes([0x88]) + bytes(15),
+                               add_cdb=bytes(8),
+                               tail=desc(0x1000, 7, 4096)))
+
+
+# ---- srp_tsk_mgmt: rsp size (2), resid (8+8), mode, raw sense, IU ----
+def tmf(func, task_tag):
+    iu = bytes([0x01, 0]) + bytes(6) + be64(0x42) + bytes(4)
+    iu += bytes([0, 1]) + bytes(6) + bytes(2) + bytes([func, 0])
+    return iu + be64(task_tag) + bytes(8)
+
+
+sense = bytes([0x70, 0, 5, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0x24, 0, 0, 0, 0,
+               0])
+for func, nm in ((1, 'abort-task'), (2, 'abort-task-set'),
+                 (4, 'clear-task-set'), (8, 'lun-reset'),
+                 (0x40, 'clear-aca'), (0x80, 'unknown')):
+    seed('srp_tsk_mgmt', nm, be16(260) + be64(0) + be64(0) + bytes([0]) +
+         tmf(func, 0x41))
+seed('srp_tsk_mgmt', 'raw-sense', be16(100) + be64(512) + be64(1 << 63) +
+     bytes([(len(sense) // 5 + 1) << 2 | 2]) +
+     sense.ljust((len(sense) // 5 + 1) * 5, b'\0') + tmf(8, 0))
+
+
+# ---- srp_dm: MaxControllers, slot states, entries per slot, rsp size ----
+def mad(method, attr_id, attr_mod, mgmt_class=0x06):
+    hdr = bytes([1, mgmt_class, 1, method]) + bytes(4) + be64(0x1234)
+    hdr += be16(attr_id) + bytes(2) + be32(attr_mod)
+    return hdr + bytes(256 - 24)
+
+
+dmhdr = bytes([2, 0x01, 0x00, 2, 0]) + be16(256)
+for nm, m in (('class-port-info', mad(1, 0x0001, 0)),
+              ('iou-info', mad(1, 0x0010, 0)),
+              ('ioc-profile', mad(1, 0x0011, 1)),
+              ('ioc-profile-empty', mad(1, 0x0011, 2)),
+              ('svc-entries', mad(1, 0x0012, 1 << 16 | 1 << 8)),
+              ('set', mad(2, 0x0010, 0)),
+              ('bad-version', bytes([2]) + mad(1, 0x0010, 0)[1:]),
+              ('other-class', mad(1, 0x0010, 0, 0x04))):
+    seed('srp_dm', nm, dmhdr + m)
+
+
+# ---- cdb: dev type selector, block shift, capacity (8), RSOC size (2) ----
+import re
+
+
+def c_int_list(text):
+    return [int(x, 0) for x in re.findall(r'0x[0-9a-fA-F]+|\d+', text)]
+
+
+src = open(os.path.join(top, '..', 'unit', 'test_cdb.c')).read()
+shift_sel = {9: 0, 10: 1, 11: 2, 12: 3}
+for i, m in enumerate(re.finditer(
+        r'\{\s*"([^"]*)",\s*\{([^}]*)\}\s*,\s*(\d+)\s*,\s*(\d+)\s*,'
+        r'\s*(\d+)', src)):
+    cdb = bytes(c_int_list(m.group(2))).ljust(int(m.group(3)), b'\0')
+    dev = int(m.group(4))
+    sel = 0 if dev == 0 else 1 if dev == 5 else 0x80 | dev
+    shift = int(m.group(5))
+    shift = shift - 9 if 9 <= shift <= 16 else 0x80 | shift
+    seed('cdb', 'unit-%03d' % i, bytes([sel, shift]) + be64(1 << 21) +
+         be16(512) + cdb)
+
+# ---- spc: command (0 inquiry, 1 mode, 2 unmap, 3 others), short size ----
+inq_params = bytes([0, 0x3f]) + be64(0x1234567890) + be32(0x001405) + \
+    be16(1) + be16(1) + bytes([4]) + be32(512) + be64(1 << 21) + \
+    be32(2048) + be32(2048) + be16(8) + be32(1 << 20) + be32(16) + \
+    be32(8) + be32(0) + be64(1 << 16) + bytes([1]) + be16(0x0940)
+strs = b''.join(bytes([len(x)]) + x for x in
+                (b'SCST_NG', b'fuzz disk', b'1.0', b'0123456789',
+                 b'disk01', b'fe80::2:c903:e:ce61'))
+for page in (None, 0x00, 0x80, 0x83, 0x86, 0xb0, 0xb1, 0xb2, 0x01):
+    cdb = bytes([0x12, 0, 0, 0, 0xff, 0]) if page is None else \
+        bytes([0x12, 1, page, 0, 0xff, 0])
+    seed('spc', 'inquiry-%s' % ('std' if page is None else '%02x' % page),
+         bytes([0]) + be16(36) + inq_params + strs + cdb)
+mode_params = bytes([0x15, 0x02]) + be32(512) + be64(1 << 21)
+for nm, cdb in (('sense6-all', bytes([0x1a, 0, 0x3f, 0, 0xff, 0])),
+                ('sense10-caching', bytes([0x5a, 0x10, 0x08, 0, 0, 0, 0,
+                                           0x10, 0, 0])),
+                ('sense6-changeable', bytes([0x1a, 8, 0x7f, 0, 0xff, 0]))):
+    seed('spc', 'mode-' + nm, bytes([1]) + be16(12) + mode_params +
+         cdb.ljust(10, b'\0'))
+caching = bytes([0x08, 0x12, 0x04]) + bytes(17)
+seed('spc', 'mode-select6-caching', bytes([1]) + be16(0) + mode_params +
+     bytes([0x15 | 0, 0x10, 0, 0, 4 + len(caching), 0, 0, 0, 0, 0]) +
+     bytes([0, 0, 0, 0]) + caching)
+control = bytes([0x0a, 0x0a, 0x04, 0x10]) + bytes(8)
+seed('spc', 'mode-select10-control', bytes([1]) + be16(0) + mode_params +
+     bytes([0x55, 0x10, 0, 0, 0, 0, 0, 0, 8 + 8 + len(control), 0]) +
+     bytes(6) + be16(8) + be32(1 << 21) + bytes([0]) +
+     struct.pack('>I', 512)[1:] + control)
+seed('spc', 'unmap', bytes([2]) + be16(0) + be64(1 << 21) + bytes([16]) +
+     be32(1 << 20) + be16(38) + be16(32) + bytes(4) +
+     be64(0) + be32(8) + bytes(4) + be64(100) + be32(1) + bytes(4))
+seed('spc', 'others', bytes([3]) + be16(20) + be32(512) + be64(1 << 21) +
+     be16(3) + bytes([0]) + be16(0) + be16(1) + be16(300))
+
+# ---- mgmt_parse: max_positional, line (the unit tests' lines) ----
+src = open(os.path.join(top, '..', 'unit', 'test_mgmt_parse.c')).read()
+for i, m in enumerate(re.finditer(
+        r'\{\s*("(?:[^"\\]|\\.)*")\s*,\s*(\d+)\s*,', src)):
+    line = m.group(1)[1:-1].encode().decode('unicode_escape')
+    seed('mgmt_parse', 'unit-%02d' % i,
+         bytes([int(m.group(2))]) + line.encode('latin-1'))
+
+seed('mgmt_parse', 'too-many-params', bytes([2]) + b'add_device d ' +
+     b';'.join(b'k%d=%d' % (i, i) for i in range(33)))
+seed('mgmt_parse', 'too-long', bytes([2]) + b'add_device d filename=/' +
+     b'x' * 4100)
+
+# ---- wildcard: pattern length, pattern, name ----
+src = open(os.path.join(top, '..', 'unit', 'test_wildcard.c')).read()
+for i, m in enumerate(re.finditer(
+        r'\{\s*"((?:[^"\\]|\\.)*)"\s*,\s*"((?:[^"\\]|\\.)*)"', src)):
+    pat, name = m.group(1).encode(), m.group(2).encode()
+    seed('wildcard', 'unit-%02d' % i, bytes([len(pat)]) + pat + name)
+seed('wildcard', 'negated', bytes([14]) + b'!0x0002c903*e?' +
+     b'0x0002c903000e0001')
+
+
+# ---- conf_parse, conf_diff: scst.conf texts of the scstadmin unit tests ----
+def c_strings(path):
+    """Every run of adjacent C string literals in @path, decoded."""
+    import re
+    src = open(path).read()
+    lit = r'"(?:[^"\\\n]|\\.)*"'
+    for m in re.finditer(r'(?:%s\s*)+' % lit, src):
+        parts = re.findall(lit, m.group(0))
+        text = ''.join(p[1:-1] for p in parts)
+        yield text.encode().decode('unicode_escape').encode('latin-1')
+
+
+confs = []
+unit = os.path.join(top, '..', 'unit')
+for f in sorted(os.listdir(unit)):
+    if f.startswith('test_scstadmin') and f.endswith('.c'):
+        for t in c_strings(os.path.join(unit, f)):
+            if (b'HANDLER' in t or b'TARGET_DRIVER' in t) and \
+               t not in confs:
+                confs.append(t)
+confs = confs[:40]
+for i, t in enumerate(confs):
+    seed('conf_parse', 'unit-%02d' % i, t)
+# conf_diff: want length (2), flags (1), want, live
+for i, t in enumerate(confs[:20]):
+    live = confs[(i + 1) % len(confs)]
+    seed('conf_diff', 'self-%02d' % i, be16(len(t)) + bytes([0xff]) + t + t)
+    seed('conf_diff', 'pair-%02d' % i, be16(len(t)) + bytes([i]) + t + live)
+
+
+def main():
+    for h, items in seeds.items():
+        d = os.path.join(top, 'corpus', h)
+        os.makedirs(d, exist_ok=True)
+        for name, data in items:
+            with open(os.path.join(d, name), 'wb') as f:
+                f.write(data)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
