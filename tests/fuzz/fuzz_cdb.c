@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Fuzz scst_core/scst_cdb.c: scst_cdb_decode() and scst_cdb_check_lba()
- * with the device state they consult (peripheral device type, logical
- * block size, capacity), the INQUIRY / REPORT LUNS CDB checks and REPORT
+ * Fuzz scst_core/scst_cdb.c: scst_cdb_decode(), scst_cdb_check_lba() and
+ * scst_cdb_check_xfer_limit() with the device state they consult
+ * (peripheral device type, logical block size, capacity, maximum transfer
+ * size: the capacity's low 32 bits), the INQUIRY / REPORT LUNS CDB checks and REPORT
  * SUPPORTED OPERATION CODES (SPC-4 §6.35) built from the same table.
  *
  * Input: device type selector (1 byte), block shift (1 byte), capacity
@@ -124,6 +125,28 @@ static void check_lba(const struct scst_cdb_info *ci, u64 cap)
 	FUZZ_CHECK(err.sense_code == SCST_SENSE_LBA_OUT_OF_RANGE);
 }
 
+/*
+ * SBC-3 §6.5.3: what passes the transfer limit cannot make the core
+ * allocate more than the limit; what fails points at the length field.
+ */
+static void check_xfer_limit(const struct scst_cdb_info *ci,
+			     unsigned int cdb_len, unsigned int shift,
+			     u32 max)
+{
+	struct scst_cdb_err err;
+	int ret = scst_cdb_check_xfer_limit(ci, max, shift, &err);
+
+	if (ret) {
+		FUZZ_CHECK(ret == -EINVAL);
+		check_err(&err, cdb_len, SCST_SENSE_INVALID_FIELD_IN_CDB, 0);
+		return;
+	}
+	if (ci->flags & (SCST_CDB_XFER_LIMIT | SCST_CDB_WS_LIMIT))
+		FUZZ_CHECK(shift < 32 && ci->nblocks <= (u64)(max >> shift));
+	if (!(ci->flags & SCST_CDB_ALLOC_LEN))
+		FUZZ_CHECK(ci->bufflen <= max);
+}
+
 static void check_rsoc(const u8 *cdb, unsigned int cdb_len, u8 dev_type,
 		       size_t buflen)
 {
@@ -184,6 +207,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		check_decoded(cdb, cdb_len, dev_type, shift, &ci);
 		check_lba(&ci, cap);
+		check_xfer_limit(&ci, cdb_len, shift, (u32)cap);
 	}
 
 	if (!scst_check_inquiry_cdb(cdb, cdb_len, &evpd, &page, &err))
