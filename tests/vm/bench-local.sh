@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Benchmark of the core without a transport: our scst_local + vdisk_blockio
-# against LIO's tcm_loop + iblock, on the same null_blk device, in one
+# against LIO's tcm_loop + iblock, on twin null_blk devices (one module,
+# the same parameters; each target opens its device exclusively), in one
 # boot, alternating A and B. Prints one "BENCH:" line per run; the host's
 # scripts/bench turns them into a table and a plot. Never asserts timings.
 . /tests/lib/common.sh
@@ -15,7 +16,7 @@ SECS=${scst_bench_secs:-10}
 LIO=/sys/kernel/config/target
 
 run modprobe -a sd_mod sg
-run modprobe null_blk nr_devices=1 gb=4 irqmode=0
+run modprobe null_blk nr_devices=2 gb=4 irqmode=0
 
 # ours
 run modprobe scst
@@ -33,7 +34,7 @@ ours=$(lun_disk "$host" 0)
 # LIO
 run modprobe -a target_core_mod target_core_iblock tcm_loop
 run mkdir -p $LIO/core/iblock_0/nullb
-run sh -c "echo udev_path=/dev/nullb0 > $LIO/core/iblock_0/nullb/control"
+run sh -c "echo udev_path=/dev/nullb1 > $LIO/core/iblock_0/nullb/control"
 run sh -c "echo 1 > $LIO/core/iblock_0/nullb/enable"
 tpg=$LIO/loopback/naa.5001405000000001/tpgt_1
 # the nexus first: linking the LUN adds its SCSI device through it
