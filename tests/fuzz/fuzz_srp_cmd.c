@@ -182,6 +182,30 @@ static void check_cmd(const u8 *buf, size_t iu_len, u32 imm_off,
 	}
 }
 
+/*
+ * The descriptor limit (srp_cmd_check_desc()): a command it passes has at
+ * most @max descriptors, one it refuses is an indirect one whose
+ * DESCRIPTOR TABLE LENGTH is blamed, inside the IU.
+ */
+static void check_desc_limit(const struct srp_cmd_info *ci, size_t iu_len,
+			     u32 max)
+{
+	struct srp_cmd_err err;
+	int ret = srp_cmd_check_desc(ci, max, &err);
+
+	if (!ret) {
+		FUZZ_CHECK(srp_cmd_ndesc(ci) <= max);
+		return;
+	}
+	FUZZ_CHECK(ret == -EINVAL && err.reason == SRP_CMD_ERR_TOO_MANY_DESC);
+	FUZZ_CHECK(srp_cmd_err_str(err.reason) != NULL);
+	FUZZ_CHECK(ci->fmt == SRP_IU_DESC_INDIRECT);
+	FUZZ_CHECK(err.sense_code == SRP_IU_SENSE_INVALID_IU);
+	/* SRP r16a 5.5.3: DESCRIPTOR TABLE LENGTH, bytes 12-15 of its header */
+	FUZZ_CHECK(err.offset == ci->desc_off - SRP_IU_INDIRECT_HDR_LEN + 12);
+	FUZZ_CHECK(err.offset + 4 <= iu_len);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
@@ -205,6 +229,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		FUZZ_CHECK(err.reason == SRP_CMD_ERR_NONE);
 		check_cmd(buf, iu_len, imm_off, &ci);
+		/* a limit of 1 to 4096 descriptors, from the input */
+		check_desc_limit(&ci, iu_len, imm_off % 4096 + 1);
 	}
 	/* A table is fetched only for an accepted command, but try always. */
 	check_ext_table(&in, &ci, full, buf);
