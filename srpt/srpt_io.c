@@ -1258,6 +1258,7 @@ static void srpt_do_xmit(struct srpt_send_ioctx *ioctx)
 	u32 sense_len = cmd->sense_len;
 	u8 status = cmd->status;
 	s64 resid_in = 0, resid_out = 0, resid;
+	bool bad_iu = false;
 	int n_wr = 0, len;
 
 	if (xfer && srpt_need_table(ioctx)) {
@@ -1272,13 +1273,7 @@ static void srpt_do_xmit(struct srpt_send_ioctx *ioctx)
 		 * one ended it before, through scst_rx_data_error()).
 		 */
 		xfer = 0;
-		status = SCST_STATUS_CHECK_CONDITION;
-		sense_len = scst_build_sense_code(bad_iu_sense,
-						  sizeof(bad_iu_sense),
-						  false,
-						  SRP_IU_SENSE_INVALID_IU);
-		sense = bad_iu_sense;
-		resid = ioctx->data_len;
+		bad_iu = true;
 	}
 	if (xfer) {
 		n_wr = srpt_alloc_rw_ctxs(ioctx, xfer, DMA_TO_DEVICE);
@@ -1301,14 +1296,17 @@ static void srpt_do_xmit(struct srpt_send_ioctx *ioctx)
 					    ch->sq_wr_max);
 			srpt_free_rw_ctxs(ioctx);
 			n_wr = 0;
-			status = SCST_STATUS_CHECK_CONDITION;
-			sense_len = scst_build_sense_code(bad_iu_sense,
-							  sizeof(bad_iu_sense),
-							  false,
-							  SRP_IU_SENSE_INVALID_IU);
-			sense = bad_iu_sense;
-			resid = ioctx->data_len;
+			bad_iu = true;
 		}
+	}
+	if (bad_iu) {
+		/* INVALID FIELD IN COMMAND IU, nothing of the data-in sent */
+		status = SCST_STATUS_CHECK_CONDITION;
+		sense_len = scst_build_sense_code(bad_iu_sense,
+						  sizeof(bad_iu_sense), false,
+						  SRP_IU_SENSE_INVALID_IU);
+		sense = bad_iu_sense;
+		resid = ioctx->data_len;
 	}
 	/* the descriptors are in our hands now: the IU buffer is free */
 	srpt_put_recv(ioctx);

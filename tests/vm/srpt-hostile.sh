@@ -75,16 +75,6 @@ hostile=(srp_hostile --dest "$SRP_DEST_IP:$SRP_PORT" --id-ext "$id"
 	 --ioc-guid "$id" --sysfs-target "$T" --big-lun 1)
 [ -n "$SRP_SRC_IP" ] && hostile+=(--src "$SRP_SRC_IP")
 
-# Until the core sizes allocation-length buffers by what it builds (issue
-# 9 item 1, with its maximum transfer size), REPORT LUNS with a 4 GiB
-# allocation length makes it call sgl_alloc() for 4 GiB, which warns from
-# the page allocator: run that case only with a core that bounds it.
-skip=()
-if ! ls /sys/module/scst/parameters 2>/dev/null | grep -q max_transfer; then
-	log "SKIP cmd-report-luns-alloc-4g: this scst has no maximum transfer size (max_transfer parameter)"
-	skip=(--skip cmd-report-luns-alloc-4g)
-fi
-
 # --- the checks can fail: one inverted case must be reported as failed ------
 for c in tmf-unknown-function login-wrong-id-ext cmd-many-1byte-desc \
 	 cmd-write16-huge-bogus-rkey; do
@@ -98,9 +88,9 @@ done
 srpt_wait_sessions "$T" 0
 
 # --- the hostile initiator ---------------------------------------------------
-log "+ ${hostile[*]} ${skip[*]} --verbose"
+log "+ ${hostile[*]} --verbose"
 start=$(date +%s)
-timeout 400 "${hostile[@]}" "${skip[@]}" --verbose
+timeout 400 "${hostile[@]}" --verbose
 rc=$?
 log "srp_hostile exited $rc after $(($(date +%s) - start)) s"
 [ "$rc" = 0 ] || fail "srp_hostile: exit status $rc (a FAIL line above says why)"
