@@ -52,6 +52,8 @@ struct run_env {
 	const char *root;	/* another root (NULL: the fake tree) */
 	const char *tty;	/* stdin is a terminal where this was typed */
 	bool env_root;		/* root in SCST_SYSFS_ROOT, not --sysfs-root */
+	bool merged;		/* stderr into stdout (r.out), as in "2>&1" */
+	bool nobody;		/* run as uid/gid 65534: permissions apply */
 };
 
 /* Run scstadmin --sysfs-root ROOT ARGS... (@args NULL-terminated). */
@@ -59,6 +61,34 @@ struct res run_argv(const struct run_env *env, const char *const *args);
 /* The same with the arguments listed, NULL last. */
 struct res run(const char *arg, ...);
 void res_free(struct res *r);
+
+/** struct opt_case - one run of scstadmin and what it must do */
+struct opt_case {
+	const char *name;
+	const char *args[24];	/* "@CONF": the path of @conf */
+	void (*prep)(void);	/* adds to the tree before the run */
+	const char *conf;	/* configuration file to write */
+	int rc;
+	const char *out;	/* in stdout */
+	const char *not_out;	/* not in stdout */
+	const char *err;	/* in stderr (else stderr must be empty) */
+	const char *file;	/* this file of the tree must then hold */
+	const char *content;	/* exactly this; without @file nothing changes */
+	struct run_env env;
+};
+
+#define A(...)	{ __VA_ARGS__, NULL }
+#define DT	"-driver", "ib_srpt", "-target", "gid1"
+#define DTG	DT, "-group", "g1"
+#define LUNS	"targets/ib_srpt/gid1/luns/mgmt"
+#define G1	"targets/ib_srpt/gid1/ini_groups/g1/"
+#define NOSCST	{ .root = "/nonexistent/scst" }
+
+/* cmocka test: runs the struct opt_case in *state and checks it */
+void run_case(void **state);
+/* The cases as a cmocka group (fake_setup/fake_teardown around each). */
+int run_cases(const char *group, const struct opt_case *c, size_t n,
+	      const struct CMUnitTest *extra, size_t nextra);
 
 #define EXPECT(r, code, errtext) do {					\
 	if ((r).rc != (code) || !strstr((r).err, (errtext)))		\

@@ -81,7 +81,7 @@ static void test_device_cmds(void **state)
 	check_file("handlers/vdisk_nullio/mgmt",
 		   "add_device n2 size_mb=128;read_only=1\ndel_device n1\n");
 	r = run("-open_dev", "n3", "-handler", "vdisk_nohandler", NULL);
-	EXPECT(r, EXIT_NOTFOUND, "handler 'vdisk_nohandler' does not exist");
+	EXPECT(r, EXIT_NOTFOUND, "handler 'vdisk_nohandler' is not loaded");
 	res_free(&r);
 	r = run("-close_dev", "nodev", "-handler", "vdisk_nullio", NULL);
 	EXPECT(r, EXIT_NOTFOUND, "device 'nodev' of handler 'vdisk_nullio' does not exist");
@@ -156,7 +156,7 @@ static void test_target_cmds(void **state)
 	EXPECT(r, EXIT_NOTFOUND, "group 'nogroup' of target 'gid1' does not exist");
 	res_free(&r);
 	r = run("-add_group", "g", "-driver", "iscsi", "-target", "t", NULL);
-	EXPECT(r, EXIT_NOTFOUND, "target driver 'iscsi' does not exist");
+	EXPECT(r, EXIT_NOTFOUND, "driver 'iscsi' is not loaded");
 	res_free(&r);
 }
 
@@ -188,8 +188,12 @@ static void test_set_attr(void **state)
 	r = run("-set_dev_attr", "nodev", "-attributes", "a=1", NULL);
 	EXPECT(r, EXIT_NOTFOUND, "device 'nodev' does not exist");
 	res_free(&r);
+	/* a bare key is key=1 (SCST's form), then checked like the others */
 	r = run("-set_dev_attr", "n1", "-attributes", "junk", NULL);
-	EXPECT(r, EXIT_USAGE, "bad attribute 'junk': expected key=value");
+	EXPECT(r, EXIT_NOTFOUND, "device 'n1' has no attribute 'junk'");
+	res_free(&r);
+	r = run("-set_dev_attr", "n1", "-attributes", "=1", NULL);
+	EXPECT(r, EXIT_USAGE, "bad attribute '=1': expected key=value or key");
 	res_free(&r);
 }
 
@@ -307,8 +311,11 @@ static void test_config_in_use(void **state)
 	f = fopen(path, "w");
 	fputs("HANDLER vdisk_nullio {\n}\n", f);	/* drops n1 */
 	fclose(f);
+	/* SCST's rule: without -force nothing the file lacks is removed */
 	r = run("-config", path, NULL);
-	EXPECT(r, EXIT_INUSE, "use -force");
+	assert_int_equal(r.rc, EXIT_OK);
+	assert_non_null(strstr(r.out,
+		"-> not made: remove device n1 (vdisk_nullio), and with it LUN 0 of target gid1 (ib_srpt) (in use: a target with sessions; use -force to make it)"));
 	res_free(&r);
 	check_file("handlers/vdisk_nullio/mgmt", "");
 	r = run("-config", path, "-force", NULL);

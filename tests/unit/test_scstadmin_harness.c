@@ -221,8 +221,10 @@ static void child(const struct run_env *env, const char *const *argv,
 	int fi = open(tty ? tty : "/dev/null", O_RDONLY);
 
 	dup2(fo, 1);
-	dup2(fe, 2);
+	dup2(env && env->merged ? fo : fe, 2);
 	dup2(fi, 0);
+	if (env && env->nobody && (setgid(65534) || setuid(65534)))
+		_exit(126);
 	if (env && env->env_root)
 		setenv("SCST_SYSFS_ROOT", env->root ? env->root : fake_root, 1);
 	else
@@ -303,4 +305,68 @@ void res_free(struct res *r)
 {
 	free(r->out);
 	free(r->err);
+}
+
+/* ---- table-driven cases ------------------------------------------------ */
+
+void run_case(void **state)
+{
+	const struct opt_case *c = *state;
+	const char *args[24];
+	char *conf_arg[24] = { NULL };
+	char *before;
+	struct res r;
+	size_t i;
+
+	if (c->prep)
+		c->prep();
+	for (i = 0; c->args[i]; i++) {
+		const char *at = strstr(c->args[i], "@CONF");
+
+		/* "@CONF", or "-config=@CONF": the file of c->conf */
+		args[i] = c->args[i];
+		if (at && !strcmp(at, "@CONF"))
+			args[i] = conf_arg[i] = xasprintf("%.*s%s",
+				(int)(at - c->args[i]), c->args[i],
+				fake_conf(c->conf));
+	}
+	args[i] = NULL;
+	before = fake_snapshot();
+	r = run_argv(&c->env, args);
+	if (r.rc != c->rc ||
+	    (c->err ? !strstr(r.err, c->err) : *r.err != '\0') ||
+	    (c->out && !strstr(r.out, c->out)) ||
+	    (c->not_out && strstr(r.out, c->not_out)))
+		fail_msg("rc %d (want %d)\nstdout '%s' (want '%s', not '%s')\nstderr '%s' (want '%s')",
+			 r.rc, c->rc, r.out, c->out ? c->out : "",
+			 c->not_out ? c->not_out : "", r.err,
+			 c->err ? c->err : "");
+	res_free(&r);
+	if (c->file)
+		check_file(c->file, c->content);
+	else
+		check_unchanged(before);
+	free(before);
+	for (i = 0; i < 24; i++)
+		free(conf_arg[i]);
+}
+
+int run_cases(const char *group, const struct opt_case *c, size_t n,
+	      const struct CMUnitTest *extra, size_t nextra)
+{
+	struct CMUnitTest *tests = xcalloc(n + nextra, sizeof(*tests));
+	int ret;
+
+	for (size_t i = 0; i < n; i++)
+		tests[i] = (struct CMUnitTest){
+			.name = c[i].name, .test_func = run_case,
+			.setup_func = fake_setup,
+			.teardown_func = fake_teardown,
+			.initial_state = (void *)&c[i],
+		};
+	for (size_t i = 0; i < nextra; i++)
+		tests[n + i] = extra[i];
+	ret = _cmocka_run_group_tests(group, tests, n + nextra, NULL, NULL);
+	free(tests);
+	return ret;
 }

@@ -16,27 +16,6 @@
 
 #include "scstadmin_unit.h"
 
-/** struct opt_case - one run of scstadmin and what it must do */
-struct opt_case {
-	const char *name;
-	const char *args[24];	/* "@CONF": the path of @conf */
-	void (*prep)(void);	/* adds to the tree before the run */
-	const char *conf;	/* configuration file to write */
-	int rc;
-	const char *out;	/* in stdout */
-	const char *not_out;	/* not in stdout */
-	const char *err;	/* in stderr (else stderr must be empty) */
-	const char *file;	/* this file of the tree must then hold */
-	const char *content;	/* exactly this; without @file nothing changes */
-	struct run_env env;
-};
-
-#define A(...)	{ __VA_ARGS__, NULL }
-#define DT	"-driver", "ib_srpt", "-target", "gid1"
-#define DTG	DT, "-group", "g1"
-#define LUNS	"targets/ib_srpt/gid1/luns/mgmt"
-#define G1	"targets/ib_srpt/gid1/ini_groups/g1/"
-#define NOSCST	{ .root = "/nonexistent/scst" }
 
 /* ---- additions to the tree --------------------------------------------- */
 
@@ -130,10 +109,12 @@ static const struct opt_case cases[] = {
 	  .conf = conf_same, .out = "no changes" },
 	{ "config unknown handler", A("-config", "@CONF"),
 	  .conf = "HANDLER vdisk_bogus {\n\tDEVICE d\n}\n",
-	  .rc = EXIT_NOTFOUND, .err = "handler 'vdisk_bogus' is not loaded" },
+	  .rc = EXIT_WARN, .out = "no changes",
+	  .err = "warning: handler 'vdisk_bogus' is not loaded (no handlers/vdisk_bogus in the management tree): HANDLER vdisk_bogus (line 1) and its 1 device(s) skipped" },
 	{ "config unknown driver", A("-config", "@CONF"),
 	  .conf = "TARGET_DRIVER iscsi {\n\tTARGET t\n}\n",
-	  .rc = EXIT_NOTFOUND, .err = "target driver 'iscsi' is not loaded" },
+	  .rc = EXIT_WARN, .out = "no changes",
+	  .err = "warning: target driver 'iscsi' is not loaded (no targets/iscsi in the management tree): TARGET_DRIVER iscsi (line 1) skipped" },
 	{ "config unknown target", A("-config", "@CONF"),
 	  .conf = "TARGET_DRIVER ib_srpt {\n\tTARGET nogid\n}\n",
 	  .rc = EXIT_NOTFOUND,
@@ -141,7 +122,7 @@ static const struct opt_case cases[] = {
 	{ "config unknown attribute", A("-config", "@CONF"),
 	  .conf = "HANDLER vdisk_nullio {\n\tDEVICE n1 {\n\t\tsize_mb 64\n"
 		  "\t\tbogus 1\n\t}\n}\n",
-	  .out = "no changes",
+	  .out = "no changes", .rc = EXIT_WARN,
 	  .err = "warning: device n1 has no attribute 'bogus'; ignored" },
 	{ "config syntax error", A("-config", "@CONF"),
 	  .conf = "HANDLER vdisk_nullio {\n\tBOGUS x\n}\n",
@@ -154,7 +135,7 @@ static const struct opt_case cases[] = {
 	  .conf = conf_more,
 	  .out = "would add initiator 0x34* to group g1 of gid1\n"
 		 "would add LUN 1 (n1) to target gid1\n"
-		 "2 change(s) would be made" },
+		 "would make 2 change(s)\n" },
 	{ "check_config without SCST", A("-check_config", "@CONF"),
 	  .conf = conf_more, .env = NOSCST, .out = "configuration is valid" },
 	{ "check_config duplicate device", A("-check_config", "@CONF"),
@@ -183,8 +164,12 @@ static const struct opt_case cases[] = {
 	  .rc = EXIT_NOSCST,
 	  .err = "SCST is not loaded: /nonexistent/scst does not exist" },
 	{ "list_device", A("-list_device"), .out = "n1                       vdisk_nullio\n" },
-	{ "list_device extra argument", A("-list_device", "n1"),
-	  .rc = EXIT_USAGE, .err = "unexpected argument 'n1'" },
+	{ "list_device NAME", A("-list_device", "n1"),
+	  .out = "Device n1 (handler vdisk_nullio)\n" },
+	{ "list_device unknown NAME", A("-list_device", "nodev"),
+	  .rc = EXIT_NOTFOUND, .err = "device 'nodev' does not exist" },
+	{ "list_device extra argument", A("-list_device", "n1", "n2"),
+	  .rc = EXIT_USAGE, .err = "unexpected argument 'n2'" },
 	{ "list_driver", A("-list_driver"), .out = "ib_srpt                  1\n" },
 	{ "list_driver without SCST", A("-list_driver"),
 	  .env = { .root = "/nonexistent/scst", .env_root = true },
@@ -192,7 +177,7 @@ static const struct opt_case cases[] = {
 	{ "list_target", A("-list_target", "-driver", "ib_srpt"),
 	  .out = "Driver: ib_srpt\n\tTarget: gid1 (enabled)\n\t\tLUN 0     n1\n" },
 	{ "list_target unknown driver", A("-list_target", "-driver", "nodrv"),
-	  .rc = EXIT_NOTFOUND, .err = "target driver 'nodrv' does not exist" },
+	  .rc = EXIT_NOTFOUND, .err = "driver 'nodrv' is not loaded" },
 	{ "list_group", A("-list_group", DT),
 	  .out = "\t\tGroup: g1\n\t\t\tINITIATOR 0x12*\n" },
 	{ "list_group unknown target",
@@ -216,7 +201,7 @@ static const struct opt_case cases[] = {
 	  .out = "(none)\n\nDevice creation parameters (-open_dev -attributes):\n"
 		 "\tfilename\n\tblocksize\n\tread_only\n" },
 	{ "list_hnd_attr unknown handler", A("-list_hnd_attr", "nohnd"),
-	  .rc = EXIT_NOTFOUND, .err = "handler 'nohnd' does not exist" },
+	  .rc = EXIT_NOTFOUND, .err = "handler 'nohnd' is not loaded" },
 	{ "list_dev_attr key only", A("-list_dev_attr", "n1"),
 	  .out = "size_mb                        64                                       yes       yes\n",
 	  .not_out = "blocksize" },
@@ -229,7 +214,7 @@ static const struct opt_case cases[] = {
 	{ "list_drv_attr", A("-list_drv_attr", "ib_srpt", "-nonkey"),
 	  .prep = prep_more, .out = "trace_level                    none" },
 	{ "list_drv_attr unknown driver", A("-list_drv_attr", "nodrv"),
-	  .rc = EXIT_NOTFOUND, .err = "target driver 'nodrv' does not exist" },
+	  .rc = EXIT_NOTFOUND, .err = "driver 'nodrv' is not loaded" },
 	{ "list_tgt_attr", A("-list_tgt_attr", "gid1", "-driver", "ib_srpt"),
 	  .out = "rel_tgt_id", .not_out = "cpu_mask" },
 	{ "list_tgt_attr without -driver", A("-list_tgt_attr", "gid1"),
@@ -267,7 +252,7 @@ static const struct opt_case cases[] = {
 	  .content = "all\n", .out = "-> handler 'vdisk_nullio': trace_level=all" },
 	{ "set_hnd_attr unknown handler",
 	  A("-set_hnd_attr", "nohnd", "-attributes", "a=1"),
-	  .rc = EXIT_NOTFOUND, .err = "handler 'nohnd' does not exist" },
+	  .rc = EXIT_NOTFOUND, .err = "handler 'nohnd' is not loaded" },
 	{ "set_dev_attr", A("-set_dev_attr", "n1", "-attributes", "threads_num=4"),
 	  .prep = prep_more, .file = "devices/n1/threads_num", .content = "4\n" },
 	{ "set_dev_attr read-only attribute",
@@ -282,7 +267,7 @@ static const struct opt_case cases[] = {
 	  .content = "all\n" },
 	{ "set_drv_attr unknown driver",
 	  A("-set_drv_attr", "nodrv", "-attributes", "a=1"),
-	  .rc = EXIT_NOTFOUND, .err = "target driver 'nodrv' does not exist" },
+	  .rc = EXIT_NOTFOUND, .err = "driver 'nodrv' is not loaded" },
 	{ "set_tgt_attr",
 	  A("-set_tgt_attr", "gid1", "-driver", "ib_srpt", "-attributes", "cpu_mask=3"),
 	  .file = "targets/ib_srpt/gid1/cpu_mask", .content = "3\n" },
@@ -323,7 +308,7 @@ static const struct opt_case cases[] = {
 	{ "open_dev existing device", A("-open_dev", "n1", "-handler", "vdisk_nullio"),
 	  .rc = EXIT_SYSFS, .err = "device 'n1' already exists" },
 	{ "open_dev unknown handler", A("-open_dev", "n2", "-handler", "nohnd"),
-	  .rc = EXIT_NOTFOUND, .err = "handler 'nohnd' does not exist" },
+	  .rc = EXIT_NOTFOUND, .err = "handler 'nohnd' is not loaded" },
 	{ "close_dev unused device", A("-close_dev", "n2", "-handler", "vdisk_nullio"),
 	  .prep = prep_more, .file = "handlers/vdisk_nullio/mgmt",
 	  .content = "del_device n2\n" },
@@ -347,7 +332,7 @@ static const struct opt_case cases[] = {
 	{ "add_target without -driver", A("-add_target", "t2"),
 	  .rc = EXIT_USAGE, .err = "-add_target needs -driver" },
 	{ "add_target unknown driver", A("-add_target", "t2", "-driver", "nodrv"),
-	  .rc = EXIT_NOTFOUND, .err = "target driver 'nodrv' does not exist" },
+	  .rc = EXIT_NOTFOUND, .err = "driver 'nodrv' is not loaded" },
 	{ "rem_target", A("-rem_target", "gid1", "-driver", "ib_srpt"),
 	  .file = "targets/ib_srpt/mgmt", .content = "del_target gid1\n" },
 	{ "rem_target unknown target", A("-rem_target", "nogid", "-driver", "ib_srpt"),
@@ -364,7 +349,7 @@ static const struct opt_case cases[] = {
 	  .file = "targets/ib_srpt/gid1/enabled", .content = "0\n" },
 	{ "disable_target unknown driver",
 	  A("-disable_target", "gid1", "-driver", "nodrv"),
-	  .rc = EXIT_NOTFOUND, .err = "target driver 'nodrv' does not exist" },
+	  .rc = EXIT_NOTFOUND, .err = "driver 'nodrv' is not loaded" },
 	/* groups and initiators */
 	{ "add_group", A("-add_group", "g2", DT),
 	  .file = "targets/ib_srpt/gid1/ini_groups/mgmt", .content = "create g2\n" },
@@ -441,8 +426,8 @@ static const struct opt_case cases[] = {
 	  .rc = EXIT_USAGE, .err = "-device needs an argument" },
 	{ "attributes without value", A("-set_dev_attr", "n1", "-attributes"),
 	  .rc = EXIT_USAGE, .err = "-attributes needs an argument" },
-	{ "attributes not key=value", A("-set_dev_attr", "n1", "-attributes", "junk"),
-	  .rc = EXIT_USAGE, .err = "bad attribute 'junk': expected key=value" },
+	{ "attributes without a key", A("-set_dev_attr", "n1", "-attributes", "=x"),
+	  .rc = EXIT_USAGE, .err = "bad attribute '=x': expected key=value or key" },
 	{ "to without value", A("-move_init", "0x12*", DTG, "-to"),
 	  .rc = EXIT_USAGE, .err = "-to needs an argument" },
 	/* -noprompt, on a terminal */
@@ -484,38 +469,6 @@ static const struct opt_case cases[] = {
 	{ "sysfs_root without value", A("-list_device", "-sysfs_root"),
 	  .rc = EXIT_USAGE, .err = "-sysfs_root needs a directory" },
 };
-
-static void run_case(void **state)
-{
-	const struct opt_case *c = *state;
-	const char *args[24];
-	char *before;
-	struct res r;
-	size_t i;
-
-	if (c->prep)
-		c->prep();
-	for (i = 0; c->args[i]; i++)
-		args[i] = strcmp(c->args[i], "@CONF") ? c->args[i] :
-			  fake_conf(c->conf);
-	args[i] = NULL;
-	before = fake_snapshot();
-	r = run_argv(&c->env, args);
-	if (r.rc != c->rc ||
-	    (c->err ? !strstr(r.err, c->err) : *r.err != '\0') ||
-	    (c->out && !strstr(r.out, c->out)) ||
-	    (c->not_out && strstr(r.out, c->not_out)))
-		fail_msg("rc %d (want %d)\nstdout '%s' (want '%s', not '%s')\nstderr '%s' (want '%s')",
-			 r.rc, c->rc, r.out, c->out ? c->out : "",
-			 c->not_out ? c->not_out : "", r.err,
-			 c->err ? c->err : "");
-	res_free(&r);
-	if (c->file)
-		check_file(c->file, c->content);
-	else
-		check_unchanged(before);
-	free(before);
-}
 
 /* Whether @text has @lead followed by the whole option name @opt. */
 static bool has_opt(const char *text, const char *lead, const char *opt)
@@ -563,21 +516,11 @@ static void test_help_matches_man(void **state)
 
 int main(void)
 {
-	const size_t n = sizeof(cases) / sizeof(cases[0]);
-	struct CMUnitTest *tests = xcalloc(n + 1, sizeof(*tests));
-	int ret;
+	const struct CMUnitTest extra[] = {
+		cmocka_unit_test_setup_teardown(test_help_matches_man,
+						fake_setup, fake_teardown),
+	};
 
-	for (size_t i = 0; i < n; i++)
-		tests[i] = (struct CMUnitTest){
-			.name = cases[i].name, .test_func = run_case,
-			.setup_func = fake_setup,
-			.teardown_func = fake_teardown,
-			.initial_state = (void *)&cases[i],
-		};
-	tests[n] = (struct CMUnitTest)cmocka_unit_test_setup_teardown(
-		test_help_matches_man, fake_setup, fake_teardown);
-	ret = _cmocka_run_group_tests("scstadmin_opts", tests, n + 1, NULL,
-				      NULL);
-	free(tests);
-	return ret;
+	return run_cases("scstadmin_opts", cases,
+			 sizeof(cases) / sizeof(cases[0]), extra, 1);
 }

@@ -4,7 +4,9 @@
  * is changed: duplicate handlers, devices, drivers, targets, groups, LUNs
  * and initiators, LUNs that name a device the file does not define, and
  * names and attribute keys that cannot be what they become: a sysfs path
- * component and a word of a mgmt command line.
+ * component and a word of a mgmt command line. As in SCST, one initiator
+ * in two groups of a target is an error (which group would its session
+ * see?). DEVICE_GROUP blocks are checked the same way.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -134,10 +136,103 @@ static int check_luns(const struct tree *t, const lun_vec *v,
 	return 0;
 }
 
+/* An initiator name in two groups of one target (SCST refuses it). */
+static int check_init_groups(const struct target *tg, const char *fname,
+			     char *err, size_t errlen)
+{
+	for (size_t k = 0; k < tg->groups.n; k++) {
+		const struct group *g = tg->groups.v[k];
+
+		for (size_t m = 0; m < g->inits.n; m++)
+			for (size_t j = 0; j < k; j++) {
+				const struct group *o = tg->groups.v[j];
+
+				if (group_has_init(o, g->inits.v[m].name))
+					return cerr(err, errlen, fname,
+						    g->inits.v[m].line,
+						    g->inits.v[m].col,
+						    "initiator '%s' is in GROUP '%s' and in GROUP '%s' (line %d) of TARGET '%s': an initiator belongs to one group of a target",
+						    g->inits.v[m].name, g->name,
+						    o->name, o->line, tg->name);
+			}
+	}
+	return 0;
+}
+
+static int check_tgroup(const struct tgt_group *g, const char *fname,
+			char *err, size_t errlen)
+{
+	if (check_name("TARGET_GROUP", g->name, g->line, g->col, fname, err,
+		       errlen) ||
+	    check_attrs(&g->attrs, fname, err, errlen))
+		return -1;
+	for (size_t i = 0; i < g->targets.n; i++) {
+		const struct target *t = g->targets.v[i];
+
+		if (check_name("TARGET", t->name, t->line, t->col, fname, err,
+			       errlen) ||
+		    check_attrs(&t->attrs, fname, err, errlen))
+			return -1;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(g->targets.v[j]->name, t->name))
+				return cerr(err, errlen, fname, t->line, t->col,
+					    "duplicate TARGET '%s' in TARGET_GROUP '%s'",
+					    t->name, g->name);
+	}
+	return 0;
+}
+
+/* DEVICE_GROUP: names, duplicates, and devices the file defines */
+static int check_dgroups(const struct tree *t, const char *fname,
+			 char *err, size_t errlen)
+{
+	for (size_t i = 0; i < t->dgroups.n; i++) {
+		const struct dev_group *g = t->dgroups.v[i];
+
+		if (check_name("DEVICE_GROUP", g->name, g->line, g->col, fname,
+			       err, errlen) ||
+		    check_attrs(&g->attrs, fname, err, errlen))
+			return -1;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(t->dgroups.v[j]->name, g->name))
+				return cerr(err, errlen, fname, g->line, g->col,
+					    "duplicate DEVICE_GROUP '%s' (first at line %d)",
+					    g->name, t->dgroups.v[j]->line);
+		for (size_t j = 0; j < g->devices.n; j++) {
+			const struct initiator *d = &g->devices.v[j];
+
+			if (!tree_find_device(t, d->name, NULL))
+				return cerr(err, errlen, fname, d->line, d->col,
+					    "DEVICE_GROUP '%s' names unknown device '%s': expected a DEVICE defined in a HANDLER section",
+					    g->name, d->name);
+			for (size_t k = 0; k < j; k++)
+				if (!strcmp(g->devices.v[k].name, d->name))
+					return cerr(err, errlen, fname, d->line,
+						    d->col,
+						    "duplicate DEVICE '%s' in DEVICE_GROUP '%s'",
+						    d->name, g->name);
+		}
+		for (size_t j = 0; j < g->tgroups.n; j++) {
+			const struct tgt_group *tg = g->tgroups.v[j];
+
+			if (check_tgroup(tg, fname, err, errlen))
+				return -1;
+			for (size_t k = 0; k < j; k++)
+				if (!strcmp(g->tgroups.v[k]->name, tg->name))
+					return cerr(err, errlen, fname, tg->line,
+						    tg->col,
+						    "duplicate TARGET_GROUP '%s' in DEVICE_GROUP '%s'",
+						    tg->name, g->name);
+		}
+	}
+	return 0;
+}
+
 int conf_check(const struct tree *t, const char *fname,
 	       char *err, size_t errlen)
 {
-	if (check_attrs(&t->attrs, fname, err, errlen))
+	if (check_attrs(&t->attrs, fname, err, errlen) ||
+	    check_dgroups(t, fname, err, errlen))
 		return -1;
 	for (size_t i = 0; i < t->handlers.n; i++) {
 		const struct handler *h = t->handlers.v[i];
@@ -202,7 +297,8 @@ int conf_check(const struct tree *t, const char *fname,
 						    tg->name,
 						    d->targets.v[k]->line);
 			if (check_luns(t, (const lun_vec *)&tg->luns, tg->name,
-				       fname, err, errlen))
+				       fname, err, errlen) ||
+			    check_init_groups(tg, fname, err, errlen))
 				return -1;
 			for (size_t k = 0; k < tg->groups.n; k++) {
 				const struct group *g = tg->groups.v[k];

@@ -7,6 +7,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,12 +74,30 @@ static char *existing(const struct opts *o, char *path, char *what, int *ret)
 	return path;
 }
 
-/* TOP/NAME (handlers/H, targets/D, devices/DEV), which must exist */
+/*
+ * TOP/NAME (handlers/H, targets/D, devices/DEV), which must exist. A
+ * handler or driver that is not there is a module that is not loaded.
+ */
 static char *named_dir(const struct opts *o, const char *top,
 		       const char *kind, const char *name, int *ret)
 {
-	return existing(o, xasprintf("%s/%s", top, name),
-			xasprintf("%s '%s'", kind, name), ret);
+	char *p = xasprintf("%s/%s", top, name);
+
+	if (strcmp(top, "devices") && !sysfs_exists(&o->sysfs, p)) {
+		*ret = cmd_fail(EXIT_NOTFOUND,
+				"%s '%s' is not loaded (no %s in %s)",
+				strcmp(top, "handlers") ? "driver" : "handler",
+				name, p, o->sysfs.root);
+		free(p);
+		return NULL;
+	}
+	return existing(o, p, xasprintf("%s '%s'", kind, name), ret);
+}
+
+char *cmd_named_dir(const struct opts *o, const char *top, const char *kind,
+		    const char *name, int *ret)
+{
+	return named_dir(o, top, kind, name, ret);
 }
 
 /* targets/D/T of -driver D */
@@ -198,6 +218,9 @@ char *cmd_attr_owner(const struct opts *o, char **what, int *ret)
 		*what = xasprintf("initiator '%s'", o->arg);
 		return init_path(o, o->arg, ret);
 	}
+	if (!strcmp(k, "dgrp_attr") || !strcmp(k, "tgrp_attr") ||
+	    !strcmp(k, "ttgt_attr"))
+		return cmd_alua_dir(o, k, what, ret);
 	*what = NULL;
 	*ret = cmd_fail(EXIT_USAGE, "unknown command -%s", o->cmd);
 	return NULL;
@@ -205,27 +228,108 @@ char *cmd_attr_owner(const struct opts *o, char **what, int *ret)
 
 /* ---- writes ------------------------------------------------------------ */
 
-static int do_write(const struct opts *o, const char *rel, const char *text)
+int cmd_write(const struct opts *o, const char *rel, const char *text)
 {
 	int r = sysfs_write(&o->sysfs, rel, text);
+	const char *base = strrchr(rel, '/');
 
 	if (r)
-		return cmd_fail(EXIT_SYSFS, "writing '%s' to %s/%s failed: %s",
-				text, o->sysfs.root, rel, strerror(-r));
+		return cmd_fail(EXIT_SYSFS,
+				"writing %s '%s' to %s/%s failed: %s (see last_sysfs_mgmt_res%s for the reason)",
+				strcmp(base ? base + 1 : rel, "mgmt") ?
+				"value" : "mgmt command", text, o->sysfs.root,
+				rel, strerror(-r),
+				o->sysfs.is_sysfs ? " and the kernel log" : "");
 	if (o->dry_run)
 		printf("would write '%s' to %s\n", text, rel);
 	return EXIT_OK;
 }
 
-/* "k=v,k=v" (or ';') -> "k=v;k=v" for mgmt parameters */
-static char *mgmt_params(const char *attrs)
+static int do_write(const struct opts *o, const char *rel, const char *text)
 {
-	char *s = xstrdup(attrs ? attrs : "");
+	return cmd_write(o, rel, text);
+}
 
-	for (char *c = s; *c; c++)
-		if (*c == ',')
-			*c = ';';
-	return s;
+void cmd_kvs_free(struct kv_vec *v)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		free(v->v[i].key);
+		free(v->v[i].value);
+	}
+	free(v->v);
+	memset(v, 0, sizeof(*v));
+}
+
+/*
+ * -attributes in SCST's forms: "k=v,k2=v2" (',' or ';' between them), a
+ * bare key meaning k=1 (SCST: "read_only" is read_only=1). Empty keys
+ * and a key given twice are refused before anything is written.
+ */
+int cmd_parse_kvs(const struct opts *o, struct kv_vec *out)
+{
+	char *copy, *save = NULL, *kv;
+	int ret = EXIT_OK;
+
+	memset(out, 0, sizeof(*out));
+	if (!o->attributes)
+		return EXIT_OK;
+	copy = xstrdup(o->attributes);
+	for (kv = strtok_r(copy, ",;", &save); kv && !ret;
+	     kv = strtok_r(NULL, ",;", &save)) {
+		char *eq = strchr(kv, '=');
+		struct kv *n;
+
+		if (eq)
+			*eq = '\0';
+		if (!*kv) {
+			ret = cmd_fail(EXIT_USAGE,
+				       "bad attribute '=%s': expected key=value or key",
+				       eq ? eq + 1 : "");
+			break;
+		}
+		for (size_t i = 0; i < out->n; i++)
+			if (!strcmp(out->v[i].key, kv))
+				ret = cmd_fail(EXIT_USAGE,
+					       "attribute '%s' given twice in -attributes",
+					       kv);
+		n = vec_push(out);
+		n->key = xstrdup(kv);
+		n->value = xstrdup(eq ? eq + 1 : "1");
+	}
+	free(copy);
+	if (ret)
+		cmd_kvs_free(out);
+	return ret;
+}
+
+/* "k=v;k=v" for a mgmt command line; refuses what its parser splits at */
+static int mgmt_params(const struct opts *o, char **out)
+{
+	struct kv_vec kvs;
+	int ret = cmd_parse_kvs(o, &kvs);
+	char *s = xstrdup("");
+
+	for (size_t i = 0; !ret && i < kvs.n; i++) {
+		char *n;
+
+		if (strpbrk(kvs.v[i].value, " \t")) {
+			ret = cmd_fail(EXIT_USAGE,
+				       "attribute '%s': the value '%s' has a blank, which a mgmt command cannot carry",
+				       kvs.v[i].key, kvs.v[i].value);
+			break;
+		}
+		n = xasprintf("%s%s%s=%s", s, *s ? ";" : "", kvs.v[i].key,
+			      kvs.v[i].value);
+		free(s);
+		s = n;
+	}
+	cmd_kvs_free(&kvs);
+	if (ret) {
+		free(s);
+		return ret;
+	}
+	*out = s;
+	return EXIT_OK;
 }
 
 /* Pass 0 of set_attrs: may DIR/k be written? */
@@ -249,36 +353,25 @@ static int check_attr(const struct opts *o, const char *rel, const char *k,
  */
 static int set_attrs(const struct opts *o, const char *dir, const char *what)
 {
-	char *save = NULL, *kv;
+	struct kv_vec kvs;
 	int ret, failed = EXIT_OK;
 
 	ret = cmd_need(o, o->attributes, "attributes");
+	if (!ret)
+		ret = cmd_parse_kvs(o, &kvs);
 	if (ret)
 		return ret;
 	for (int pass = 0; pass < 2 && !ret; pass++) {
-		char *copy = xstrdup(o->attributes);
+		for (size_t i = 0; i < kvs.n && !ret; i++) {
+			char *rel = xasprintf("%s/%s", dir, kvs.v[i].key);
 
-		save = NULL;
-		for (kv = strtok_r(copy, ",;", &save); kv && !ret;
-		     kv = strtok_r(NULL, ",;", &save)) {
-			char *eq = strchr(kv, '=');
-			char *rel;
-
-			if (!eq || eq == kv) {
-				ret = cmd_fail(EXIT_USAGE,
-					       "bad attribute '%s': expected key=value",
-					       kv);
-				break;
-			}
-			*eq = '\0';
-			rel = xasprintf("%s/%s", dir, kv);
 			if (pass == 0) {
-				ret = check_attr(o, rel, kv, what);
+				ret = check_attr(o, rel, kvs.v[i].key, what);
 			} else {
-				ret = do_write(o, rel, eq + 1);
+				ret = do_write(o, rel, kvs.v[i].value);
 				if (!ret) {
-					printf("-> %s: %s=%s\n", what, kv,
-					       eq + 1);
+					printf("-> %s: %s=%s\n", what,
+					       kvs.v[i].key, kvs.v[i].value);
 				} else if (o->cont_on_err) {
 					failed = ret;
 					ret = EXIT_OK;
@@ -286,12 +379,65 @@ static int set_attrs(const struct opts *o, const char *dir, const char *what)
 			}
 			free(rel);
 		}
-		free(copy);
 	}
+	cmd_kvs_free(&kvs);
 	return ret ? ret : failed;
 }
 
+int cmd_set_attrs(const struct opts *o, const char *dir, const char *what)
+{
+	return set_attrs(o, dir, what);
+}
+
 /* ---- configuration file commands -------------------------------------- */
+
+/* Warnings to stderr (notes are not counted); how many were warnings. */
+static int print_warnings(const str_vec *w)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < w->n; i++) {
+		bool note = !strncmp(w->v[i], "note: ", 6);
+
+		fprintf(stderr, "scstadmin: %s%s\n", note ? "" : "warning: ",
+			w->v[i]);
+		n += !note;
+	}
+	return n;
+}
+
+/* -check_config: the plan, each line marked with what needs -force. */
+static void print_plan(const action_vec *acts)
+{
+	size_t forced = 0;
+
+	for (size_t i = 0; i < acts->n; i++) {
+		const struct action *x = &acts->v[i];
+		bool f = action_needs_force(x);
+
+		forced += f;
+		printf("would %s%s%s%s\n", x->desc, f ? " [needs -force: " : "",
+		       f ? action_force_reason(x) : "", f ? "]" : "");
+	}
+	printf("would make %zu change(s)", acts->n);
+	if (forced)
+		printf(", %zu of them only with -force", forced);
+	printf("\n");
+}
+
+static void print_summary(const struct opts *o, const struct apply_result *r)
+{
+	if (o->dry_run)
+		printf("dry run: would make %d change(s)", r->done);
+	else if (!r->done && !r->failed)
+		printf("no changes");
+	else
+		printf("%d change(s) made, %d failed", r->done, r->failed);
+	if (r->not_forced)
+		printf("; %d change(s) not made: they remove or replace what the configuration lacks (use -force)",
+		       r->not_forced);
+	printf("\n");
+}
 
 static int reconcile(struct opts *o, struct tree *want, bool clear,
 		     bool check_only)
@@ -301,36 +447,29 @@ static int reconcile(struct opts *o, struct tree *want, bool clear,
 	str_vec warns = { 0 };
 	struct apply_result res;
 	struct tree *live;
-	char err[512];
-	int ret;
+	char err[1024];
+	int ret, nwarn;
 
 	live = sysfs_read_tree(&o->sysfs, true);
 	ret = diff_trees(want, live, &dopt, &acts, &warns, err, sizeof(err));
-	for (size_t i = 0; i < warns.n; i++)
-		fprintf(stderr, "scstadmin: warning: %s\n", warns.v[i]);
+	nwarn = print_warnings(&warns);
 	if (ret) {
-		ret = cmd_fail(EXIT_NOTFOUND, "%s", err);
+		bool at_line = want->src &&
+			       !strncmp(err, want->src, strlen(want->src));
+
+		ret = cmd_fail(at_line ? EXIT_CONFIG : EXIT_NOTFOUND,
+			       "%s%s", err, " (nothing changed)");
 		goto out;
 	}
 	if (check_only) {
-		for (size_t i = 0; i < acts.n; i++) {
-			const char *why = action_force_reason(&acts.v[i]);
-
-			printf("would %s%s%s%s\n", acts.v[i].desc,
-			       why ? " (needs -force: " : "", why ? why : "",
-			       why ? ")" : "");
-		}
-		printf("%zu change(s) would be made\n", acts.n);
+		print_plan(&acts);
+		ret = nwarn ? EXIT_WARN : EXIT_OK;
 		goto out;
 	}
 	ret = apply_actions(&o->sysfs, &acts, o->force, o->cont_on_err, &res);
-	if (ret == EXIT_INUSE)
-		goto out;
-	if (!res.done && !res.failed)
-		printf("no changes\n");
-	else
-		printf("%d change(s) made, %d failed\n", res.done,
-		       res.failed);
+	print_summary(o, &res);
+	if (!ret && nwarn)
+		ret = EXIT_WARN;
 out:
 	actions_free(&acts);
 	strs_free(&warns);
@@ -341,15 +480,28 @@ out:
 static int cmd_config(struct opts *o, bool check_only)
 {
 	char err[1024];
-	struct tree *want = conf_parse_file(o->arg, err, sizeof(err));
+	const char *fname = o->arg ? o->arg : SCST_DEFAULT_CONF;
+	struct tree *want = conf_parse_file(fname, err, sizeof(err));
+	bool empty;
 	int ret;
 
 	if (!want) {
 		fprintf(stderr, "scstadmin: %s\n", err);
 		return EXIT_CONFIG;
 	}
+	empty = tree_is_empty(want);
+	if (empty && !o->force) {
+		tree_free(want);
+		return cmd_fail(EXIT_CONFIG,
+				"%s: the file is empty: as a configuration it removes every device, target, LUN and group; use -force to apply it anyway",
+				fname);
+	}
+	if (empty)
+		fprintf(stderr,
+			"scstadmin: warning: %s is empty: with -force this removes the whole configuration\n",
+			fname);
 	if (check_only) {
-		printf("%s: configuration is valid\n", o->arg);
+		printf("%s: configuration is valid\n", fname);
 		if (!o->have_root) {
 			tree_free(want);
 			return EXIT_OK;
@@ -361,36 +513,115 @@ static int cmd_config(struct opts *o, bool check_only)
 				"SCST is not loaded: %s does not exist",
 				o->sysfs.root);
 	}
-	ret = reconcile(o, want, false, check_only);
+	ret = reconcile(o, want, empty, check_only);
 	tree_free(want);
 	return ret;
+}
+
+/*
+ * Where -write_config FILE really writes: through a symlink to the file it
+ * names (so /etc/scst.conf -> /srv/conf/scst.conf stays a link), with the
+ * target's mode and owner if it exists (0644 and ours if not).
+ */
+static char *write_target(const char *path, struct stat *st, bool *exists)
+{
+	char *real = realpath(path, NULL);
+
+	*exists = real && !stat(real, st);
+	if (real)
+		return real;
+	/* a dangling link: its target; a new file: itself */
+	{
+		char buf[4096];
+		ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+
+		if (n <= 0)
+			return xstrdup(path);
+		buf[n] = '\0';
+		if (buf[0] == '/' || !strchr(path, '/'))
+			return xstrdup(buf);
+		return xasprintf("%.*s/%s", (int)(strrchr(path, '/') - path),
+				 path, buf);
+	}
+}
+
+/*
+ * Atomically: a temporary file in the same directory, written, flushed
+ * and fsync()ed, then rename()d over the target, and the directory
+ * synced; on any failure the temporary file goes and the old file stays
+ * as it was.
+ */
+static int write_atomic(const char *path, struct tree *live, bool nonkey)
+{
+	struct stat st;
+	bool exists;
+	char *real = write_target(path, &st, &exists);
+	char *slash = strrchr(real, '/');
+	char *dir = !slash ? xstrdup(".") : slash == real ? xstrdup("/") :
+		    xasprintf("%.*s", (int)(slash - real), real);
+	char *tmp = xasprintf("%s/.%s.XXXXXX", dir, slash ? slash + 1 : real);
+	int fd = mkstemp(tmp), dfd, e = 0;
+	FILE *f = NULL;
+
+	if (fd < 0) {
+		e = errno;
+		goto fail_nofile;
+	}
+	if (fchmod(fd, exists ? st.st_mode & 07777 : 0644) ||
+	    (exists && fchown(fd, st.st_uid, st.st_gid)))
+		goto fail;
+	f = fdopen(fd, "w");
+	if (!f)
+		goto fail;
+	conf_write(f, live, nonkey);
+	if (fflush(f) || ferror(f) || fsync(fd))
+		goto fail;
+	if (fclose(f)) {
+		f = NULL;
+		fd = -1;
+		goto fail;
+	}
+	f = NULL;
+	fd = -1;
+	if (rename(tmp, real))
+		goto fail;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	printf("configuration written to %s%s%s\n", path,
+	       strcmp(path, real) ? " -> " : "", strcmp(path, real) ? real : "");
+	free(tmp);
+	free(dir);
+	free(real);
+	return EXIT_OK;
+fail:
+	e = errno;
+	if (f)
+		fclose(f);
+	else if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+fail_nofile:
+	cmd_fail(EXIT_SYSFS, "cannot write %s%s%s: %s (the file is unchanged)",
+		 path, strcmp(path, real) ? " -> " : "",
+		 strcmp(path, real) ? real : "", strerror(e));
+	free(tmp);
+	free(dir);
+	free(real);
+	return EXIT_SYSFS;
 }
 
 static int cmd_write_config(struct opts *o)
 {
 	struct tree *live = sysfs_read_tree(&o->sysfs, o->nonkey);
-	bool to_stdout = !strcmp(o->arg, "-");
-	char *tmp = to_stdout ? NULL : xasprintf("%s.tmp", o->arg);
-	FILE *f = to_stdout ? stdout : fopen(tmp, "w");
 	int ret = EXIT_OK;
 
-	if (!f) {
-		ret = cmd_fail(EXIT_SYSFS, "cannot write %s: %s", o->arg,
-			       strerror(errno));
-		goto out;
-	}
-	conf_write(f, live, o->nonkey);
-	if (!to_stdout) {
-		if (fclose(f) || rename(tmp, o->arg)) {
-			ret = cmd_fail(EXIT_SYSFS, "cannot write %s: %s",
-				       o->arg, strerror(errno));
-			unlink(tmp);
-			goto out;
-		}
-		printf("configuration written to %s\n", o->arg);
-	}
-out:
-	free(tmp);
+	if (!strcmp(o->arg, "-"))
+		conf_write(stdout, live, o->nonkey);
+	else
+		ret = write_atomic(o->arg, live, o->nonkey);
 	tree_free(live);
 	return ret;
 }
@@ -453,6 +684,41 @@ static int dev_unused(const struct opts *o, const char *dev)
 			dev, where);
 }
 
+/*
+ * -open_dev: every -attributes key must be one of the parameters the
+ * handler's mgmt publishes ("The following parameters available: ...").
+ */
+static int known_params(const struct opts *o)
+{
+	struct tree *t = sysfs_read_tree(&o->sysfs, false);
+	const struct handler *h = tree_find_handler(t, o->handler);
+	struct kv_vec kvs;
+	int ret = cmd_parse_kvs(o, &kvs);
+
+	for (size_t i = 0; !ret && h && h->params.n && i < kvs.n; i++) {
+		char *all = xstrdup("");
+
+		if (handler_has_param(h, kvs.v[i].key)) {
+			free(all);
+			continue;
+		}
+		for (size_t j = 0; j < h->params.n; j++) {
+			char *n = xasprintf("%s%s%s", all, j ? ", " : "",
+					    h->params.v[j]);
+
+			free(all);
+			all = n;
+		}
+		ret = cmd_fail(EXIT_NOTFOUND,
+			       "handler '%s' has no device parameter '%s' (it publishes: %s)",
+			       o->handler, kvs.v[i].key, all);
+		free(all);
+	}
+	cmd_kvs_free(&kvs);
+	tree_free(t);
+	return ret;
+}
+
 /* -open_dev, -close_dev */
 static int dev_cmd(const struct opts *o, enum obj_op op, struct change *ch)
 {
@@ -481,9 +747,12 @@ static int dev_cmd(const struct opts *o, enum obj_op op, struct change *ch)
 	ret = sysfs_exists(&o->sysfs, p) ?
 	      cmd_fail(EXIT_SYSFS, "device '%s' already exists", o->arg) : 0;
 	free(p);
+	if (!ret)
+		ret = known_params(o);
+	if (!ret)
+		ret = mgmt_params(o, &p);
 	if (ret)
 		return ret;
-	p = mgmt_params(o->attributes);
 	ch->text = xasprintf("add_device %s%s%s", o->arg, *p ? " " : "", p);
 	free(p);
 	return EXIT_OK;
@@ -638,7 +907,9 @@ static int lun_cmd(const struct opts *o, enum obj_op op, struct change *ch)
 		return ret;
 	if (!found(named_dir(o, "devices", "device", o->device, &ret)))
 		return ret;
-	prm = mgmt_params(o->attributes);
+	ret = mgmt_params(o, &prm);
+	if (ret)
+		return ret;
 	ch->text = xasprintf("%s %s %lu%s%s", op == OP_ADD ? "add" : "replace",
 			     o->device, n, *prm ? " " : "", prm);
 	free(prm);
@@ -706,9 +977,14 @@ static int cmd_set_attr(struct opts *o)
 int run_command(struct opts *o)
 {
 	const char *c = o->cmd;
+	bool handled = false;
+	int ret;
 
 	if (!strcmp(c, "check_config"))
 		return cmd_config(o, true);
+	ret = cmd_ext(o, &handled);
+	if (handled)
+		return ret;
 	if (!o->have_root)
 		return cmd_fail(EXIT_NOSCST,
 				"SCST is not loaded: %s does not exist (use --sysfs-root or SCST_SYSFS_ROOT for another tree)",

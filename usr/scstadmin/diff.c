@@ -8,15 +8,25 @@
  * SCST and handler attributes, devices, driver attributes, targets,
  * groups, initiators, LUNs, other attributes, and targets enabled last.
  *
+ * SCST's rule for -config: it adds and changes what the file says, and
+ * removes nothing live that the file lacks unless -force is given. Every
+ * action that removes, replaces, moves or disables something live is
+ * marked removal (action_needs_force()); its description names what goes
+ * with it (the LUNs of a device, the LUNs, groups and sessions of a
+ * target, the LUNs and initiators of a group), so the plan that
+ * -check_config, -dry_run and a -config without -force print says what
+ * -force would take away.
+ *
  * Devices are reconciled globally. Targets are reconciled for the drivers
  * the file names (all drivers for -clear_config); drivers it does not name
- * are left alone. A removal that touches a target with sessions is marked
- * in_use, which apply refuses without -force.
+ * are left alone. A HANDLER or TARGET_DRIVER that is not loaded is skipped
+ * with a warning, as SCST does, and so are the LUNs of its devices.
  *
  * A device whose creation parameters differ is closed and re-opened
- * (marked recreate, also refused without -force). Closing it drops every
- * LUN that exported it, so those LUNs count as gone: the file's are added
- * again, and so are the live ones of drivers the file leaves alone.
+ * (marked recreate, a removal). Closing it drops every LUN that exported
+ * it, so those LUNs count as gone: the file's are added again, and so are
+ * the live ones of drivers the file leaves alone (forced_part: made only
+ * together with the close).
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -33,6 +43,10 @@ struct dctx {
 	action_vec *out;
 	str_vec *warn;
 	str_vec recreated;	/* devices closed to be re-opened */
+	str_vec skipped;	/* devices of handlers that are not loaded */
+	char *err;		/* first error (diff_trees() fails with it) */
+	size_t errlen;
+	bool failed;
 };
 
 static struct action *act(struct dctx *c, enum phase ph, bool in_use,
@@ -49,12 +63,37 @@ static struct action *act(struct dctx *c, enum phase ph, bool in_use,
 	return a;
 }
 
-static bool is_recreated(const struct dctx *c, const char *dev)
+/* An action that removes, replaces or disables something live. */
+static struct action *rm_act(struct dctx *c, enum phase ph, bool in_use,
+			     char *path, char *text, char *desc)
 {
-	for (size_t i = 0; i < c->recreated.n; i++)
-		if (!strcmp(c->recreated.v[i], dev))
+	struct action *a = act(c, ph, in_use, false, path, text, desc);
+
+	a->removal = true;
+	return a;
+}
+
+static bool in_strs(const str_vec *v, const char *s)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (!strcmp(v->v[i], s))
 			return true;
 	return false;
+}
+
+static bool is_recreated(const struct dctx *c, const char *dev)
+{
+	return in_strs(&c->recreated, dev);
+}
+
+/* "@s, @add" (or "@add" if @s is empty), freeing @s and @add. */
+static char *join(char *s, char *add)
+{
+	char *n = *s ? xasprintf("%s, %s", s, add) : xstrdup(add);
+
+	free(s);
+	free(add);
+	return n;
 }
 
 static void warn(struct dctx *c, const char *fmt, ...)
@@ -173,26 +212,140 @@ static char *param_changes(const struct device *wd, const struct device *ld,
 	return s;
 }
 
-static void new_device(struct dctx *c, const struct device *wd,
-		       const struct handler *lh)
+/*
+ * A creation parameter goes into a mgmt command line ("add_device NAME
+ * k=v;k=v", "add DEV N k=v"), whose parser (scst_mgmt_parse.c) splits at
+ * blanks and ';': a value with one cannot be passed. Say so at the line
+ * of the file rather than send a command that means something else.
+ */
+static int check_params(struct dctx *c, const attr_vec *a,
+			const struct handler *h, const char *cmd)
 {
-	char *p = params_of(&wd->attrs, lh);
-	char *dir = xasprintf("devices/%s", wd->name);
-	char *what = xasprintf("device %s", wd->name);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct attr *at = &a->v[i];
 
+		if (!at->is_key ||
+		    (h && h->params.n && !handler_has_param(h, at->key)) ||
+		    !strpbrk(at->value, " \t;"))
+			continue;
+		if (c->failed)
+			return -1;
+		c->failed = true;
+		snprintf(c->err, c->errlen,
+			 "%s:%d:%d: the value of '%s' ('%s') contains a blank or ';', which the kernel cannot take in %s",
+			 c->want->src ? c->want->src : "(configuration)",
+			 at->line, at->col, at->key, at->value, cmd);
+		return -1;
+	}
+	return 0;
+}
+
+static int new_device(struct dctx *c, const struct device *wd,
+		      const struct handler *lh, bool forced_part)
+{
+	char *p, *dir, *what;
+	size_t n;
+
+	if (check_params(c, &wd->attrs, lh, "add_device parameters"))
+		return -1;
+	p = params_of(&wd->attrs, lh);
+	dir = xasprintf("devices/%s", wd->name);
+	what = xasprintf("device %s", wd->name);
 	act(c, PH_ADD_DEVICE, false, false,
 	    xasprintf("handlers/%s/mgmt", lh->name),
 	    xasprintf("add_device %s%s%s", wd->name, *p ? " " : "", p),
-	    xasprintf("add device %s (%s)", wd->name, lh->name));
+	    xasprintf("add device %s (%s)", wd->name, lh->name))->forced_part =
+		forced_part;
+	n = c->out->n;
 	if (lh->params.n)
 		diff_attrs(c, &wd->attrs, NULL, dir, what, PH_DEV_ATTR,
 			   skip_param, lh);
+	for (; n < c->out->n; n++)
+		c->out->v[n].forced_part = forced_part;
 	free(what);
 	free(dir);
 	free(p);
+	return 0;
 }
 
-static int diff_devices(struct dctx *c, char *err, size_t errlen)
+/*
+ * The LUNs that closing @dev takes away without an action of their own:
+ * those of drivers the file leaves alone (the file's drivers are
+ * reconciled LUN by LUN). "" if none.
+ */
+static char *luns_taken(const struct dctx *c, const char *dev)
+{
+	char *s = xstrdup("");
+
+	for (size_t i = 0; i < c->live->drivers.n; i++) {
+		const struct driver *d = c->live->drivers.v[i];
+
+		if (c->o->clear || tree_find_driver(c->want, d->name))
+			continue;
+		for (size_t j = 0; j < d->targets.n; j++) {
+			const struct target *t = d->targets.v[j];
+
+			for (size_t k = 0; k < t->luns.n; k++)
+				if (!strcmp(t->luns.v[k]->dev, dev))
+					s = join(s, xasprintf("LUN %lu of target %s (%s)",
+							      t->luns.v[k]->num,
+							      t->name, d->name));
+			for (size_t g = 0; g < t->groups.n; g++) {
+				const struct group *gr = t->groups.v[g];
+
+				for (size_t k = 0; k < gr->luns.n; k++)
+					if (!strcmp(gr->luns.v[k]->dev, dev))
+						s = join(s, xasprintf("LUN %lu of group %s of target %s (%s)",
+								      gr->luns.v[k]->num,
+								      gr->name, t->name,
+								      d->name));
+			}
+		}
+	}
+	return s;
+}
+
+static int diff_device(struct dctx *c, const struct handler *lh,
+		       const struct device *wd)
+{
+	struct handler *oh = NULL;
+	const struct device *ld = tree_find_device(c->live, wd->name, &oh);
+	char *why, *dir, *what;
+
+	if (ld && oh != lh) {
+		snprintf(c->err, c->errlen,
+			 "device '%s' exists with handler '%s', the file puts it under '%s'",
+			 wd->name, oh->name, lh->name);
+		return -1;
+	}
+	why = ld ? param_changes(wd, ld, lh) : NULL;
+	if (why) {
+		char *taken = luns_taken(c, wd->name);
+
+		rm_act(c, PH_DEL_DEVICE, false,
+		       xasprintf("handlers/%s/mgmt", lh->name),
+		       xasprintf("del_device %s", wd->name),
+		       xasprintf("close device %s (%s) to re-open it: %s%s%s",
+				 wd->name, lh->name, why,
+				 *taken ? "; meanwhile it takes " : "",
+				 taken))->recreate = true;
+		free(taken);
+		*vec_push(&c->recreated) = xstrdup(wd->name);
+		free(why);
+		return new_device(c, wd, lh, true);
+	}
+	if (!ld)
+		return new_device(c, wd, lh, false);
+	what = xasprintf("device %s", wd->name);
+	dir = xasprintf("devices/%s", wd->name);
+	diff_attrs(c, &wd->attrs, &ld->attrs, dir, what, PH_DEV_ATTR, NULL,
+		   NULL);
+	free(what);
+	free(dir);
+	return 0;
+}
+
+static int diff_devices(struct dctx *c)
 {
 	for (size_t i = 0; i < c->want->handlers.n; i++) {
 		const struct handler *wh = c->want->handlers.v[i];
@@ -200,65 +353,39 @@ static int diff_devices(struct dctx *c, char *err, size_t errlen)
 		char *dir;
 
 		if (!lh) {
-			snprintf(err, errlen,
-				 "handler '%s' is not loaded (no handlers/%s in the management tree)",
-				 wh->name, wh->name);
-			return -1;
+			warn(c, "handler '%s' is not loaded (no handlers/%s in the management tree): HANDLER %s (line %d) and its %zu device(s) skipped",
+			     wh->name, wh->name, wh->name, wh->line,
+			     wh->devices.n);
+			for (size_t j = 0; j < wh->devices.n; j++)
+				*vec_push(&c->skipped) =
+					xstrdup(wh->devices.v[j]->name);
+			continue;
 		}
 		dir = xasprintf("handlers/%s", wh->name);
 		diff_attrs(c, &wh->attrs, &lh->attrs, dir, wh->name,
 			   PH_GLOBAL_ATTR, NULL, NULL);
 		free(dir);
-		for (size_t j = 0; j < wh->devices.n; j++) {
-			const struct device *wd = wh->devices.v[j];
-			struct handler *oh = NULL;
-			const struct device *ld =
-				tree_find_device(c->live, wd->name, &oh);
-			char *why;
-
-			if (ld && oh != lh) {
-				snprintf(err, errlen,
-					 "device '%s' exists with handler '%s', the file puts it under '%s'",
-					 wd->name, oh->name, wh->name);
+		for (size_t j = 0; j < wh->devices.n; j++)
+			if (diff_device(c, lh, wh->devices.v[j]))
 				return -1;
-			}
-			why = ld ? param_changes(wd, ld, lh) : NULL;
-			if (why) {
-				act(c, PH_DEL_DEVICE, false, false,
-				    xasprintf("handlers/%s/mgmt", lh->name),
-				    xasprintf("del_device %s", wd->name),
-				    xasprintf("close device %s (%s) to re-open it: %s",
-					      wd->name, lh->name, why))->recreate =
-					true;
-				*vec_push(&c->recreated) = xstrdup(wd->name);
-				free(why);
-				ld = NULL;
-			}
-			if (!ld) {
-				new_device(c, wd, lh);
-			} else {
-				char *what = xasprintf("device %s", wd->name);
-
-				dir = xasprintf("devices/%s", wd->name);
-				diff_attrs(c, &wd->attrs, &ld->attrs, dir, what,
-					   PH_DEV_ATTR, NULL, NULL);
-				free(what);
-				free(dir);
-			}
-		}
 	}
 	for (size_t i = 0; i < c->live->handlers.n; i++) {
 		const struct handler *lh = c->live->handlers.v[i];
 
 		for (size_t j = 0; j < lh->devices.n; j++) {
 			const char *name = lh->devices.v[j]->name;
+			char *taken;
 
 			if (tree_find_device(c->want, name, NULL))
 				continue;
-			act(c, PH_DEL_DEVICE, dev_exported_busy(c->live, name),
-			    false, xasprintf("handlers/%s/mgmt", lh->name),
-			    xasprintf("del_device %s", name),
-			    xasprintf("remove device %s (%s)", name, lh->name));
+			taken = luns_taken(c, name);
+			rm_act(c, PH_DEL_DEVICE, dev_exported_busy(c->live, name),
+			       xasprintf("handlers/%s/mgmt", lh->name),
+			       xasprintf("del_device %s", name),
+			       xasprintf("remove device %s (%s)%s%s", name,
+					 lh->name, *taken ? ", and with it " : "",
+					 taken));
+			free(taken);
 		}
 	}
 	return 0;
@@ -275,15 +402,27 @@ static char *lun_params(const struct lun *l)
 	return s;
 }
 
-/* "add DEV N params" to @mgmt; @how says why ("add", "re-add"). */
+/*
+ * "add DEV N params" to @mgmt; @how says why ("add", "re-add": made only
+ * together with closing the re-created device).
+ */
 static void add_lun(struct dctx *c, const char *mgmt, const struct lun *l,
 		    const char *owner, const char *how)
 {
-	char *p = lun_params(l);
+	char *p;
 
+	if (in_strs(&c->skipped, l->dev)) {
+		warn(c, "LUN %lu (%s) of %s skipped: the handler of device '%s' is not loaded",
+		     l->num, l->dev, owner, l->dev);
+		return;
+	}
+	if (check_params(c, &l->attrs, NULL, "LUN parameters"))
+		return;
+	p = lun_params(l);
 	act(c, PH_ADD_LUN, false, false, xstrdup(mgmt),
 	    xasprintf("add %s %lu%s", l->dev, l->num, p),
-	    xasprintf("%s LUN %lu (%s) to %s", how, l->num, l->dev, owner));
+	    xasprintf("%s LUN %lu (%s) to %s", how, l->num, l->dev,
+		      owner))->forced_part = !strcmp(how, "re-add");
 	free(p);
 }
 
@@ -299,6 +438,19 @@ static void restore_luns(struct dctx *c, const lun_vec *v, const char *dir,
 	free(mgmt);
 }
 
+static bool lun_differs(const struct lun *w, const struct lun *l)
+{
+	if (strcmp(w->dev, l->dev))
+		return true;
+	for (size_t k = 0; k < w->attrs.n; k++) {
+		const struct attr *la = attr_find(&l->attrs, w->attrs.v[k].key);
+
+		if (!la || strcmp(la->value, w->attrs.v[k].value))
+			return true;
+	}
+	return false;
+}
+
 static void diff_luns(struct dctx *c, const lun_vec *want, const lun_vec *live,
 		      const char *dir, const char *owner, bool busy)
 {
@@ -311,10 +463,10 @@ static void diff_luns(struct dctx *c, const lun_vec *want, const lun_vec *live,
 		for (size_t j = 0; want && j < want->n; j++)
 			found |= want->v[j]->num == l->num;
 		if (!found)
-			act(c, PH_DEL_LUN, busy, false, xstrdup(mgmt),
-			    xasprintf("del %lu", l->num),
-			    xasprintf("remove LUN %lu (%s) from %s", l->num,
-				      l->dev, owner));
+			rm_act(c, PH_DEL_LUN, busy, xstrdup(mgmt),
+			       xasprintf("del %lu", l->num),
+			       xasprintf("remove LUN %lu (%s) from %s", l->num,
+					 l->dev, owner));
 	}
 	for (size_t i = 0; want && i < want->n; i++) {
 		const struct lun *w = want->v[i];
@@ -327,65 +479,129 @@ static void diff_luns(struct dctx *c, const lun_vec *want, const lun_vec *live,
 		if (!l || is_recreated(c, l->dev)) {
 			/* closing a re-created device drops its LUNs */
 			add_lun(c, mgmt, w, owner, l ? "re-add" : "add");
-		} else {
-			bool differ = strcmp(w->dev, l->dev) != 0;
-
-			for (size_t k = 0; !differ && k < w->attrs.n; k++) {
-				const struct attr *la =
-					attr_find(&l->attrs, w->attrs.v[k].key);
-
-				differ = !la || strcmp(la->value,
-						       w->attrs.v[k].value);
-			}
+		} else if (lun_differs(w, l) &&
+			   !check_params(c, &w->attrs, NULL, "LUN parameters")) {
+			/* SCST: "configured differently", re-assigned */
 			p = lun_params(w);
-			if (differ)
-				act(c, PH_ADD_LUN, busy, false, xstrdup(mgmt),
-				    xasprintf("replace %s %lu%s", w->dev,
-					      w->num, p),
-				    xasprintf("replace LUN %lu of %s: %s -> %s",
-					      w->num, owner, l->dev, w->dev));
+			rm_act(c, PH_ADD_LUN, busy, xstrdup(mgmt),
+			       xasprintf("replace %s %lu%s", w->dev, w->num, p),
+			       xasprintf("replace LUN %lu of %s: %s -> %s%s%s",
+					 w->num, owner, l->dev, w->dev,
+					 *p ? " with" : "", p));
 			free(p);
 		}
 	}
 	free(mgmt);
 }
 
-static void diff_group(struct dctx *c, const struct group *w,
-		       const struct group *l, const char *tdir,
-		       const char *tname, bool busy)
+/* ", and with it LUN 3 (d1), initiator a" of a group, or "". */
+static char *group_contents(const struct group *g)
 {
-	char *dir = xasprintf("%s/ini_groups/%s", tdir,
+	char *s = xstrdup(""), *r;
+
+	for (size_t i = 0; i < g->luns.n; i++)
+		s = join(s, xasprintf("LUN %lu (%s)", g->luns.v[i]->num,
+				      g->luns.v[i]->dev));
+	for (size_t i = 0; i < g->inits.n; i++)
+		s = join(s, xasprintf("initiator %s", g->inits.v[i].name));
+	r = *s ? xasprintf(", and with it %s", s) : xstrdup("");
+	free(s);
+	return r;
+}
+
+/* The live group of @lt other than @not that holds initiator @ini. */
+static const struct group *init_group(const struct target *lt,
+				      const struct group *not, const char *ini)
+{
+	for (size_t i = 0; lt && i < lt->groups.n; i++)
+		if (lt->groups.v[i] != not &&
+		    group_has_init(lt->groups.v[i], ini))
+			return lt->groups.v[i];
+	return NULL;
+}
+
+struct tpair {
+	const struct target *w, *l;	/* wanted and live (either NULL) */
+	const char *dir, *name;
+	bool busy;
+};
+
+/*
+ * An initiator the file puts in @w that the live tree has in another
+ * group @from: SCST moves it (with -force). If @from stays, one "move";
+ * if it goes, the add waits for the group's removal (forced_part).
+ */
+static void move_init(struct dctx *c, const struct tpair *tp,
+		      const struct group *w, const struct group *from,
+		      const char *ini, const char *owner, const char *imgmt)
+{
+	if (tp->w && target_find_group(tp->w, from->name)) {
+		rm_act(c, PH_ADD_INIT, tp->busy,
+		       xasprintf("%s/ini_groups/%s/initiators/mgmt", tp->dir,
+				 from->name),
+		       xasprintf("move %s %s", ini, w->name),
+		       xasprintf("move initiator %s from group %s to %s", ini,
+				 from->name, owner));
+		return;
+	}
+	act(c, PH_ADD_INIT, false, false, xstrdup(imgmt),
+	    xasprintf("add %s", ini),
+	    xasprintf("add initiator %s to %s (it leaves group %s, which goes)",
+		      ini, owner, from->name))->forced_part = true;
+}
+
+static void diff_group(struct dctx *c, const struct group *w,
+		       const struct group *l, const struct tpair *tp)
+{
+	char *dir = xasprintf("%s/ini_groups/%s", tp->dir,
 			      w ? w->name : l->name);
 	char *owner = xasprintf("group %s of %s", w ? w->name : l->name,
-				tname);
+				tp->name);
 	char *imgmt = xasprintf("%s/initiators/mgmt", dir);
 
 	if (!w) {
-		act(c, PH_DEL_GROUP, busy, false,
-		    xasprintf("%s/ini_groups/mgmt", tdir),
-		    xasprintf("del %s", l->name),
-		    xasprintf("remove %s", owner));
+		char *with = group_contents(l);
+
+		rm_act(c, PH_DEL_GROUP, tp->busy,
+		       xasprintf("%s/ini_groups/mgmt", tp->dir),
+		       xasprintf("del %s", l->name),
+		       xasprintf("remove %s%s", owner, with));
+		free(with);
 		goto out;
 	}
 	if (!l)
 		act(c, PH_ADD_GROUP, false, false,
-		    xasprintf("%s/ini_groups/mgmt", tdir),
+		    xasprintf("%s/ini_groups/mgmt", tp->dir),
 		    xasprintf("create %s", w->name),
 		    xasprintf("add %s", owner));
-	for (size_t i = 0; l && i < l->inits.n; i++)
-		if (!group_has_init(w, l->inits.v[i].name))
-			act(c, PH_DEL_INIT, busy, false, xstrdup(imgmt),
-			    xasprintf("del %s", l->inits.v[i].name),
-			    xasprintf("remove initiator %s from %s",
-				      l->inits.v[i].name, owner));
-	for (size_t i = 0; i < w->inits.n; i++)
-		if (!l || !group_has_init(l, w->inits.v[i].name))
+	for (size_t i = 0; l && i < l->inits.n; i++) {
+		const char *ini = l->inits.v[i].name;
+		bool moves = false;
+
+		for (size_t k = 0; tp->w && k < tp->w->groups.n; k++)
+			moves |= group_has_init(tp->w->groups.v[k], ini);
+		if (!group_has_init(w, ini) && !moves)
+			rm_act(c, PH_DEL_INIT, tp->busy, xstrdup(imgmt),
+			       xasprintf("del %s", ini),
+			       xasprintf("remove initiator %s from %s", ini,
+					 owner));
+	}
+	for (size_t i = 0; i < w->inits.n; i++) {
+		const char *ini = w->inits.v[i].name;
+		const struct group *from;
+
+		if (l && group_has_init(l, ini))
+			continue;
+		from = init_group(tp->l, l, ini);
+		if (from)
+			move_init(c, tp, w, from, ini, owner, imgmt);
+		else
 			act(c, PH_ADD_INIT, false, false, xstrdup(imgmt),
-			    xasprintf("add %s", w->inits.v[i].name),
-			    xasprintf("add initiator %s to %s",
-				      w->inits.v[i].name, owner));
+			    xasprintf("add %s", ini),
+			    xasprintf("add initiator %s to %s", ini, owner));
+	}
 	diff_luns(c, (const lun_vec *)&w->luns,
-		  l ? (const lun_vec *)&l->luns : NULL, dir, owner, busy);
+		  l ? (const lun_vec *)&l->luns : NULL, dir, owner, tp->busy);
 	diff_attrs(c, &w->attrs, l ? &l->attrs : NULL, dir, owner, PH_ATTR,
 		   NULL, NULL);
 out:
@@ -408,18 +624,21 @@ static void diff_target(struct dctx *c, const struct driver *drv,
 	const char *name = w ? w->name : l->name;
 	char *dir = xasprintf("targets/%s/%s", drv->name, name);
 	char *owner = xasprintf("target %s", name);
-	bool busy = l && l->nsessions > 0;
+	struct tpair tp = {
+		.w = w, .l = l, .dir = dir, .name = name,
+		.busy = l && l->nsessions > 0,
+	};
 	const struct attr *we = w ? attr_find(&w->attrs, "enabled") : NULL;
 
 	diff_luns(c, w ? (const lun_vec *)&w->luns : NULL,
-		  l ? (const lun_vec *)&l->luns : NULL, dir, owner, busy);
+		  l ? (const lun_vec *)&l->luns : NULL, dir, owner, tp.busy);
 	for (size_t i = 0; l && i < l->groups.n; i++)
 		if (!w || !target_find_group(w, l->groups.v[i]->name))
-			diff_group(c, NULL, l->groups.v[i], dir, name, busy);
+			diff_group(c, NULL, l->groups.v[i], &tp);
 	for (size_t i = 0; w && i < w->groups.n; i++)
 		diff_group(c, w->groups.v[i],
 			   l ? target_find_group(l, w->groups.v[i]->name) : NULL,
-			   dir, name, busy);
+			   &tp);
 	if (w)
 		diff_attrs(c, &w->attrs, l ? &l->attrs : NULL, dir, owner,
 			   PH_ATTR, skip_enabled, NULL);
@@ -430,10 +649,28 @@ static void diff_target(struct dctx *c, const struct driver *drv,
 		    xstrdup(we->value), xasprintf("enable %s", owner));
 	else if ((!we || !strcmp(we->value, "0")) && l &&
 		 attr_is(&l->attrs, "enabled", "1"))
-		act(c, PH_DISABLE, busy, false, xasprintf("%s/enabled", dir),
-		    xstrdup("0"), xasprintf("disable %s", owner));
+		rm_act(c, PH_DISABLE, tp.busy, xasprintf("%s/enabled", dir),
+		       xstrdup("0"),
+		       xasprintf("disable %s (%s)%s", owner, drv->name,
+				 tp.busy ? ": its sessions end" : ""));
 	free(owner);
 	free(dir);
+}
+
+/* ", and with it 2 LUN(s), group g, 1 session(s)" of a live target. */
+static char *target_contents(const struct target *t)
+{
+	char *s = xstrdup(""), *r;
+
+	if (t->luns.n)
+		s = join(s, xasprintf("%zu LUN(s)", t->luns.n));
+	for (size_t i = 0; i < t->groups.n; i++)
+		s = join(s, xasprintf("group %s", t->groups.v[i]->name));
+	if (t->nsessions)
+		s = join(s, xasprintf("%d session(s)", t->nsessions));
+	r = *s ? xasprintf(", and with it %s", s) : xstrdup("");
+	free(s);
+	return r;
 }
 
 static bool is_optional_driver(const char *name)
@@ -445,7 +682,7 @@ static bool is_optional_driver(const char *name)
 }
 
 static int diff_driver(struct dctx *c, const struct driver *w,
-		       const struct driver *l, char *err, size_t errlen)
+		       const struct driver *l)
 {
 	const struct driver *drv = w ? w : l;
 	char *dir = xasprintf("targets/%s", drv->name);
@@ -458,10 +695,12 @@ static int diff_driver(struct dctx *c, const struct driver *w,
 			const struct target *lt =
 				driver_find_target(l, wt->name);
 
-			if (!lt && !l->can_add_target) {
-				snprintf(err, errlen,
-					 "target '%s' of driver '%s' does not exist and the driver cannot create targets",
-					 wt->name, drv->name);
+			if (!lt && (wt->hw_target || !l->can_add_target)) {
+				snprintf(c->err, c->errlen,
+					 "target '%s' of driver '%s' does not exist and %s",
+					 wt->name, drv->name, wt->hw_target ?
+					 "it is a HW_TARGET: hardware targets cannot be created" :
+					 "the driver cannot create targets");
 				free(dir);
 				return -1;
 			}
@@ -482,7 +721,8 @@ static int diff_driver(struct dctx *c, const struct driver *w,
 				    xasprintf("%s/enabled", dir),
 				    xstrdup(we->value),
 				    xasprintf("set driver %s enabled=%s",
-					      drv->name, we->value));
+					      drv->name, we->value))->removal =
+					!strcmp(we->value, "0");
 		}
 	}
 	for (size_t i = 0; i < l->targets.n; i++) {
@@ -490,13 +730,16 @@ static int diff_driver(struct dctx *c, const struct driver *w,
 
 		if (w && driver_find_target(w, lt->name))
 			continue;
-		if (l->can_add_target)
-			act(c, PH_DEL_TARGET, lt->nsessions > 0, false,
-			    xasprintf("%s/mgmt", dir),
-			    xasprintf("del_target %s", lt->name),
-			    xasprintf("remove target %s (%s)", lt->name,
-				      drv->name));
-		else
+		if (l->can_add_target) {
+			char *with = target_contents(lt);
+
+			rm_act(c, PH_DEL_TARGET, lt->nsessions > 0,
+			       xasprintf("%s/mgmt", dir),
+			       xasprintf("del_target %s", lt->name),
+			       xasprintf("remove target %s (%s)%s", lt->name,
+					 drv->name, with));
+			free(with);
+		} else
 			diff_target(c, drv, NULL, lt);
 	}
 	free(dir);
@@ -536,32 +779,46 @@ static void restore_other_luns(struct dctx *c)
 	}
 }
 
-static int diff_all(struct dctx *c, char *err, size_t errlen)
+/*
+ * ALUA (DEVICE_GROUP, TARGET_GROUP) lives under device_groups/, which the
+ * running modules may not have: then the blocks are checked but skipped
+ * with one warning each.
+ */
+static void diff_alua(struct dctx *c)
+{
+	for (size_t i = 0; i < c->want->dgroups.n; i++) {
+		const struct dev_group *g = c->want->dgroups.v[i];
+
+		warn(c, "ALUA not supported by the running modules (no device_groups in the management tree): DEVICE_GROUP %s (line %d) skipped",
+		     g->name, g->line);
+	}
+}
+
+static int diff_all(struct dctx *c)
 {
 	const struct tree *want = c->want, *live = c->live;
 
 	diff_attrs(c, &want->attrs, &live->attrs, "", "SCST", PH_GLOBAL_ATTR,
 		   NULL, NULL);
-	if (diff_devices(c, err, errlen))
+	if (diff_devices(c))
 		return -1;
 	for (size_t i = 0; i < want->drivers.n; i++) {
 		const struct driver *w = want->drivers.v[i];
 		const struct driver *l = tree_find_driver(live, w->name);
 
 		if (!l) {
-			if (is_optional_driver(w->name)) {
-				warn(c, "driver '%s' is not loaded; its section is skipped",
+			if (is_optional_driver(w->name))
+				warn(c, "note: driver '%s' is not loaded; its section is skipped",
 				     w->name);
-				continue;
-			}
-			snprintf(err, errlen,
-				 "target driver '%s' is not loaded (no targets/%s in the management tree)",
-				 w->name, w->name);
-			return -1;
+			else
+				warn(c, "target driver '%s' is not loaded (no targets/%s in the management tree): TARGET_DRIVER %s (line %d) skipped",
+				     w->name, w->name, w->name, w->line);
+			continue;
 		}
-		if (diff_driver(c, w, l, err, errlen))
+		if (diff_driver(c, w, l))
 			return -1;
 	}
+	diff_alua(c);
 	if (!c->o->clear) {
 		restore_other_luns(c);
 		return 0;
@@ -572,7 +829,7 @@ static int diff_all(struct dctx *c, char *err, size_t errlen)
 		if (is_optional_driver(l->name) ||
 		    tree_find_driver(want, l->name))
 			continue;
-		if (diff_driver(c, NULL, l, err, errlen))
+		if (diff_driver(c, NULL, l))
 			return -1;
 	}
 	return 0;
@@ -585,13 +842,17 @@ int diff_trees(const struct tree *want, const struct tree *live,
 	static const struct diff_opts none;
 	struct dctx c = {
 		.want = want, .live = live, .o = o ? o : &none,
-		.out = out, .warn = warnings,
+		.out = out, .warn = warnings, .err = err, .errlen = errlen,
 	};
-	int ret = diff_all(&c, err, errlen);
+	int ret;
 
+	if (errlen)
+		err[0] = '\0';
+	ret = diff_all(&c);
 	strs_free(&c.recreated);
-	if (ret)
-		return ret;
+	strs_free(&c.skipped);
+	if (ret || c.failed)
+		return -1;
 	/* qsort is not stable: sort pointers' order by phase, then index */
 	if (out->n > 1) {
 		struct action *tmp = xmalloc(out->n * sizeof(*tmp));

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * scstadmin: command line. Options have SCST's names, one '-' and an
- * argument in the next word; exactly one command option per run.
+ * scstadmin: command line. Options have SCST's names, one '-' (or two)
+ * and an argument in the next word or after '=' (-config=FILE), as
+ * SCST's Getopt::Long takes them; exactly one command option per run.
+ * Some commands take an optional argument (-config [FILE], -list_device
+ * [NAME]): the next word is theirs unless it starts with '-'.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,24 +16,26 @@ struct optdef {
 	const char *name;
 	const char *arg;	/* its argument's name in -h, NULL: none */
 	bool is_cmd;
+	bool opt_arg;		/* the argument may be left out */
 	size_t off;		/* into struct opts, for modifiers */
 	const char *help;
 };
 
 #define O(f) offsetof(struct opts, f)
-#define CMD(n, a, h) { n, a, true, 0, h }
-#define MOD(n, a, f, h) { n, a, false, O(f), h }
+#define CMD(n, a, h) { n, a, true, false, 0, h }
+#define CMDO(n, a, h) { n, a, true, true, 0, h }	/* optional argument */
+#define MOD(n, a, f, h) { n, a, false, false, O(f), h }
 
 static const struct optdef optdefs[] = {
-	CMD("config", "FILE", "apply FILE (only the differences)"),
-	CMD("check_config", "FILE", "parse and check FILE, show what -config would do"),
+	CMDO("config", "FILE", "apply FILE (only the differences)"),
+	CMDO("check_config", "FILE", "parse and check FILE, show what -config would do"),
 	CMD("write_config", "FILE", "save the running configuration (key attributes; - for stdout)"),
 	CMD("clear_config", NULL, "remove all configuration (needs -force)"),
-	CMD("list_handler", NULL, "list handlers"),
-	CMD("list_device", NULL, "list devices"),
-	CMD("list_driver", NULL, "list target drivers"),
-	CMD("list_target", NULL, "list targets and their LUNs [-driver D [-target T]]"),
-	CMD("list_group", NULL, "list groups [-driver D [-target T]]"),
+	CMDO("list_handler", "H", "list handlers, or handler H and its devices"),
+	CMDO("list_device", "DEV", "list devices, or device DEV"),
+	CMDO("list_driver", "D", "list target drivers, or driver D"),
+	CMDO("list_target", "T", "list targets and their LUNs [-driver D]"),
+	CMDO("list_group", "G", "list groups [-driver D [-target T]]"),
 	CMD("list_sessions", NULL, "list sessions [-driver D [-target T]]"),
 	CMD("list_scst_attr", NULL, "list SCST's key attributes (all with -nonkey)"),
 	CMD("list_hnd_attr", "H", "list a handler's attributes and device parameters"),
@@ -65,6 +70,28 @@ static const struct optdef optdefs[] = {
 	CMD("clear_luns", NULL, "-driver D -target T [-group G]"),
 	CMD("enable_target", "T", "-driver D"),
 	CMD("disable_target", "T", "-driver D"),
+	CMDO("issue_lip", "T", "[-driver D] Fibre Channel LIP (no driver here has one)"),
+	CMD("add_drv_attr", "D", "add dynamic driver attributes: -attributes k=v,..."),
+	CMD("rem_drv_attr", "D", "remove dynamic driver attributes: -attributes k=v,..."),
+	CMD("add_tgt_attr", "T", "add dynamic target attributes: -driver D -attributes k=v,..."),
+	CMD("rem_tgt_attr", "T", "remove dynamic target attributes: -driver D -attributes k=v,..."),
+	CMDO("list_dgrp", "DGRP", "ALUA: list device groups, or DGRP"),
+	CMDO("list_tgrp", "TGRP", "ALUA: list target groups [-dev_group DGRP]"),
+	CMD("list_dgrp_attr", "DGRP", "ALUA: list a device group's attributes"),
+	CMD("list_tgrp_attr", "TGRP", "ALUA: list a target group's attributes: -dev_group DGRP"),
+	CMD("list_ttgt_attr", "T", "ALUA: list a target group target's attributes: -dev_group DGRP -tgt_group TGRP"),
+	CMD("set_dgrp_attr", "DGRP", "ALUA: -attributes k=v,..."),
+	CMD("set_tgrp_attr", "TGRP", "ALUA: -dev_group DGRP -attributes k=v,..."),
+	CMD("set_ttgt_attr", "T", "ALUA: -dev_group DGRP -tgt_group TGRP -attributes k=v,..."),
+	CMD("add_dgrp", "DGRP", "ALUA: add a device group"),
+	CMD("rem_dgrp", "DGRP", "ALUA: remove a device group"),
+	CMD("add_dgrp_dev", "DEV", "ALUA: -dev_group DGRP"),
+	CMD("rem_dgrp_dev", "DEV", "ALUA: -dev_group DGRP"),
+	CMD("add_tgrp", "TGRP", "ALUA: -dev_group DGRP"),
+	CMD("rem_tgrp", "TGRP", "ALUA: -dev_group DGRP"),
+	CMD("add_tgrp_tgt", "T", "ALUA: -dev_group DGRP -tgt_group TGRP"),
+	CMD("rem_tgrp_tgt", "T", "ALUA: -dev_group DGRP -tgt_group TGRP"),
+	CMD("version", NULL, "print scstadmin's version and the kernel modules' (also --version)"),
 	MOD("handler", "H", handler, "the device handler"),
 	MOD("driver", "D", driver, "the target driver"),
 	MOD("target", "T", target, "the target"),
@@ -77,13 +104,19 @@ static const struct optdef optdefs[] = {
 	MOD("cont_on_err", NULL, cont_on_err, "go on after a failed change (exit status still 3)"),
 	MOD("nonkey", NULL, nonkey, "non-key attributes too (-write_config: as comments)"),
 	MOD("dry_run", NULL, dry_run, "show the changes without making them"),
-	{ NULL, NULL, false, 0, NULL }
+	MOD("dev_group", "DGRP", dev_group, "ALUA: the device group"),
+	MOD("tgt_group", "TGRP", tgt_group, "ALUA: the target group"),
+	MOD("no_lip", NULL, no_lip, "accepted as SCST's; no LIP is ever issued here"),
+	MOD("debug", NULL, debug, "SCST's debug mode: change nothing (as -dry_run)"),
+	MOD("tsv", NULL, tsv, "-list_*: tab-separated records for scripts (see scstadmin(1))"),
+	{ NULL, NULL, false, false, 0, NULL }
 };
 
 static void usage_line(FILE *f, const char *name, const char *arg,
-		       const char *help)
+		       bool opt, const char *help)
 {
-	int n = fprintf(f, "  -%s%s%s", name, arg ? " " : "", arg ? arg : "");
+	int n = fprintf(f, "  -%s%s%s%s%s", name, arg ? " " : "",
+			opt ? "[" : "", arg ? arg : "", opt ? "]" : "");
 
 	fprintf(f, "%*s%s\n", n < 24 ? 24 - n : 1, "", help);
 }
@@ -95,28 +128,63 @@ void usage(FILE *f)
 		"\nCommands:\n");
 	for (const struct optdef *d = optdefs; d->name; d++)
 		if (d->is_cmd)
-			usage_line(f, d->name, d->arg, d->help);
-	usage_line(f, "h, -help", NULL, "show this help");
+			usage_line(f, d->name, d->arg, d->opt_arg, d->help);
+	usage_line(f, "h, -help", NULL, false, "show this help");
 	fprintf(f, "\nModifiers:\n");
 	for (const struct optdef *d = optdefs; d->name; d++)
 		if (!d->is_cmd)
-			usage_line(f, d->name, d->arg, d->help);
-	usage_line(f, "sysfs_root", "DIR",
+			usage_line(f, d->name, d->arg, d->opt_arg, d->help);
+	usage_line(f, "sysfs_root", "DIR", false,
 		   "the management tree (also --sysfs-root, $SCST_SYSFS_ROOT)");
 	fprintf(f,
 		"\nThe management tree is %s unless given.\n"
+		"-config without FILE reads %s; -config removes nothing the file\n"
+		"lacks unless -force is given.\n"
 		"Exit status: 0 ok, 1 usage, 2 configuration file error, 3 sysfs\n"
 		"write failed, 4 no such object or attribute, 5 refused (in use,\n"
-		"needs -force), 6 SCST not loaded. See scstadmin(1).\n",
-		SCST_DEFAULT_ROOT);
+		"needs -force), 6 SCST not loaded, 7 done with warnings (something\n"
+		"was skipped), 8 not supported by the running modules.\n"
+		"See scstadmin(1).\n",
+		SCST_DEFAULT_ROOT, SCST_DEFAULT_CONF);
+}
+
+static const struct optdef *find_opt(const char *a, size_t len)
+{
+	const struct optdef *d;
+
+	for (d = optdefs; d->name; d++)
+		if (strlen(d->name) == len && !strncmp(d->name, a, len))
+			return d;
+	return NULL;
+}
+
+static int set_opt(struct opts *o, const struct optdef *d, const char *val)
+{
+	if (!d->is_cmd) {
+		if (d->arg)
+			*(const char **)((char *)o + d->off) = val;
+		else
+			*(bool *)((char *)o + d->off) = true;
+		return EXIT_OK;
+	}
+	if (o->cmd && strcmp(o->cmd, "help")) {
+		fprintf(stderr, "scstadmin: -%s and -%s: one command at a time\n",
+			o->cmd, d->name);
+		return EXIT_USAGE;
+	}
+	if (!o->cmd)
+		o->cmd = d->name;
+	o->arg = val;
+	return EXIT_OK;
 }
 
 static int parse_args(int argc, char **argv, struct opts *o,
 		      const char **root)
 {
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i], *eq, *val = NULL;
 		const struct optdef *d;
+		size_t len;
 
 		if (!strcmp(a, "--sysfs-root") || !strcmp(a, "-sysfs_root")) {
 			if (++i == argc) {
@@ -136,34 +204,31 @@ static int parse_args(int argc, char **argv, struct opts *o,
 			return EXIT_USAGE;
 		}
 		a += a[1] == '-' ? 2 : 1;
-		for (d = optdefs; d->name && strcmp(d->name, a); d++)
-			;
-		if (!d->name) {
+		eq = strchr(a, '=');
+		len = eq ? (size_t)(eq - a) : strlen(a);
+		d = find_opt(a, len);
+		if (!d) {
 			fprintf(stderr, "scstadmin: unknown option '%s' (see -h)\n",
 				argv[i]);
 			return EXIT_USAGE;
 		}
-		if (d->arg && (i + 1 == argc)) {
+		if (eq && !d->arg) {
+			fprintf(stderr, "scstadmin: -%s takes no argument\n",
+				d->name);
+			return EXIT_USAGE;
+		}
+		if (eq)
+			val = eq + 1;
+		else if (d->arg && i + 1 < argc &&
+			 (!d->opt_arg || argv[i + 1][0] != '-'))
+			val = argv[++i];
+		if (d->arg && !d->opt_arg && !val) {
 			fprintf(stderr, "scstadmin: -%s needs an argument\n",
 				d->name);
 			return EXIT_USAGE;
 		}
-		if (d->is_cmd) {
-			if (o->cmd && strcmp(o->cmd, "help")) {
-				fprintf(stderr,
-					"scstadmin: -%s and -%s: one command at a time\n",
-					o->cmd, d->name);
-				return EXIT_USAGE;
-			}
-			if (!o->cmd)
-				o->cmd = d->name;
-			if (d->arg)
-				o->arg = argv[++i];
-		} else if (d->arg) {
-			*(const char **)((char *)o + d->off) = argv[++i];
-		} else {
-			*(bool *)((char *)o + d->off) = true;
-		}
+		if (set_opt(o, d, val))
+			return EXIT_USAGE;
 	}
 	return EXIT_OK;
 }
@@ -174,6 +239,8 @@ int main(int argc, char **argv)
 	const char *root = getenv("SCST_SYSFS_ROOT");
 	int ret;
 
+	/* change lines and warnings in the order they happen, in a pipe too */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = parse_args(argc, argv, &o, &root);
 	if (ret)
 		return ret;
@@ -188,6 +255,7 @@ int main(int argc, char **argv)
 	if (!root || !*root)
 		root = SCST_DEFAULT_ROOT;
 	o.have_root = sysfs_open(&o.sysfs, root) == 0;
+	o.dry_run |= o.debug;
 	o.sysfs.dry_run = o.dry_run;
 	ret = run_command(&o);
 	sysfs_close(&o.sysfs);

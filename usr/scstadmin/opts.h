@@ -10,7 +10,9 @@ struct opts {
 	const char *arg;	/* its argument */
 	const char *handler, *driver, *target, *group, *device;
 	const char *attributes, *to;
+	const char *dev_group, *tgt_group;
 	bool force, noprompt, cont_on_err, nonkey, dry_run;
+	bool no_lip, debug, tsv;
 	struct sysfs sysfs;
 	bool have_root;
 };
@@ -31,6 +33,34 @@ int cmd_lun_number(const char *s, unsigned long *n);
  * with *ret set and a message printed when it does not exist.
  */
 char *cmd_attr_owner(const struct opts *o, char **what, int *ret);
+
+/* One -attributes entry; a bare key has the value "1". */
+struct kv {
+	char *key, *value;
+};
+struct kv_vec {
+	struct kv *v;
+	size_t n, cap;
+};
+int cmd_parse_kvs(const struct opts *o, struct kv_vec *out);
+void cmd_kvs_free(struct kv_vec *v);
+/* Write @text to @rel, or say what failed and where to look; dry runs. */
+int cmd_write(const struct opts *o, const char *rel, const char *text);
+/* -set_*_attr on the object directory @dir (named @what in messages). */
+int cmd_set_attrs(const struct opts *o, const char *dir, const char *what);
+/* handlers/H, targets/D ("... is not loaded"), devices/DEV; or NULL. */
+char *cmd_named_dir(const struct opts *o, const char *top, const char *kind,
+		    const char *name, int *ret);
+
+/* cmds_ext.c: ALUA, dynamic attributes, -issue_lip, -version */
+/* EXIT_USAGE if @o->cmd is not one of them, else its status. */
+int cmd_ext(struct opts *o, bool *handled);
+/*
+ * device_groups/DGRP[/target_groups/TGRP[/T]] of -*_dgrp_attr (k
+ * "dgrp_attr"), -*_tgrp_attr, -*_ttgt_attr; NULL after a message.
+ */
+char *cmd_alua_dir(const struct opts *o, const char *k, char **what,
+		   int *ret);
 
 /* list.c */
 int cmd_list(struct opts *o);

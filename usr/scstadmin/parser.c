@@ -2,23 +2,32 @@
 /*
  * scstadmin: scst.conf parser (SCST's grammar).
  *
- *   file     := { global-attr | HANDLER name block | TARGET_DRIVER name block }
+ *   file     := { root-attr | HANDLER name block | TARGET_DRIVER name block
+ *                | DEVICE_GROUP name block }
  *   HANDLER  := { DEVICE name [block-of-attrs] | attr }
  *   TARGET_DRIVER := { TARGET name [target-block] | attr }
- *   target   := { LUN n dev [block-of-attrs] | GROUP g [group-block] | attr }
+ *   target   := { HW_TARGET | LUN n dev [block-of-attrs] | GROUP g [group-block]
+ *                | attr }
  *   group    := { LUN n dev [block-of-attrs] | INITIATOR pattern | attr }
+ *   DEVICE_GROUP := { DEVICE name | TARGET_GROUP name [tgroup-block] | attr }
+ *   tgroup   := { TARGET name [block-of-attrs] | attr }
  *   attr     := key value...   (to the end of the line, ';', '{' or '}')
  *
  * '{' may stand on the same line or on the next one; '#' starts a comment;
- * values may be double-quoted with \" and \\ escapes. Upper-case words in
- * statement position are section keywords. The whole file is parsed and
- * then checked (conf_check) before a tree is returned.
+ * values may be double-quoted. A backslash escapes '#', '"' and itself, in
+ * and out of quotes, as SCST's scstadmin writes them ("a\#b" is "a#b").
+ * Upper-case words in statement position are section keywords; any other
+ * word at the top is an SCST root attribute (setup_id, cluster_name,
+ * async_lun_replace...), checked against the live tree when applied. The
+ * whole file is parsed and then checked (conf_check) before a tree is
+ * returned.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "scstadmin.h"
 
@@ -151,7 +160,8 @@ static void next(struct parser *ps)
 				break;
 			}
 			if (*ps->p == '\\' && (ps->p[1] == '"' ||
-					       ps->p[1] == '\\'))
+					       ps->p[1] == '\\' ||
+					       ps->p[1] == '#'))
 				advance_char(ps);
 			if (len + 2 > cap)
 				vec_reserve((void **)&buf, &cap, len + 2, 1);
@@ -163,6 +173,10 @@ static void next(struct parser *ps)
 	} else {
 		while (*ps->p && !isspace((unsigned char)*ps->p) &&
 		       !strchr("{};#\"", *ps->p)) {
+			/* SCST writes '#' and '\\' in values as \# and \\ */
+			if (*ps->p == '\\' && ps->p[1] &&
+			    strchr("#\\\"", ps->p[1]))
+				advance_char(ps);
 			if (len + 2 > cap)
 				vec_reserve((void **)&buf, &cap, len + 2, 1);
 			buf[len++] = *ps->p;
@@ -424,6 +438,10 @@ static void target_body(struct parser *ps, void *obj)
 
 	if (!is_keyword(&ps->tok)) {
 		parse_attr(ps, &t->attrs);
+	} else if (strcmp(ps->tok.text, "HW_TARGET") == 0) {
+		/* SCST: a hardware target, which exists and is never created */
+		t->hw_target = true;
+		next(ps);
 	} else if (strcmp(ps->tok.text, "LUN") == 0) {
 		parse_lun(ps, &t->luns);
 	} else if (strcmp(ps->tok.text, "GROUP") == 0) {
@@ -440,7 +458,7 @@ static void target_body(struct parser *ps, void *obj)
 			parse_block(ps, group_body, g, "GROUP", name, line);
 		free(name);
 	} else {
-		unknown_kw(ps, "LUN, GROUP or an attribute");
+		unknown_kw(ps, "HW_TARGET, LUN, GROUP or an attribute");
 	}
 }
 
@@ -493,22 +511,66 @@ static void handler_body(struct parser *ps, void *obj)
 	}
 }
 
-/*
- * SCST's global attributes, the only attributes allowed outside a section
- * (SCST's scstadmin writes them at the top of scst.conf).
- */
-static const char *const global_attrs[] = {
-	"setup_id", "threads", "max_tasklet_cmd", "suspend",
-	"measure_latency", "poll_us", "force_global_sgv_pool",
-	"trace_level", "main_trace_level", "dif_checks_failed", NULL
-};
-
-static bool is_global_attr(const char *s)
+static void tgroup_body(struct parser *ps, void *obj)
 {
-	for (const char *const *p = global_attrs; *p; p++)
-		if (strcmp(*p, s) == 0)
-			return true;
-	return false;
+	struct tgt_group *g = obj;
+
+	if (!is_keyword(&ps->tok)) {
+		parse_attr(ps, &g->attrs);
+	} else if (strcmp(ps->tok.text, "TARGET") == 0) {
+		int line = ps->tok.line, col = ps->tok.col;
+		char *name = expect_name(ps, "TARGET", "a target name");
+		struct target *t;
+
+		if (!name)
+			return;
+		t = tgroup_add_target(g, name);
+		t->line = line;
+		t->col = col;
+		if (opens_block(ps, false, "TARGET", name))
+			parse_block(ps, attrs_body, &t->attrs, "TARGET", name,
+				    line);
+		free(name);
+	} else {
+		unknown_kw(ps, "TARGET or an attribute");
+	}
+}
+
+/* SCST's ALUA block: its devices and target groups */
+static void dgroup_body(struct parser *ps, void *obj)
+{
+	struct dev_group *g = obj;
+	int line = ps->tok.line, col = ps->tok.col;
+
+	if (!is_keyword(&ps->tok)) {
+		parse_attr(ps, &g->attrs);
+	} else if (strcmp(ps->tok.text, "DEVICE") == 0) {
+		char *name = expect_name(ps, "DEVICE", "a device name");
+		struct initiator *d;
+
+		if (!name)
+			return;
+		d = vec_push(&g->devices);
+		d->name = name;
+		d->line = line;
+		d->col = col;
+	} else if (strcmp(ps->tok.text, "TARGET_GROUP") == 0) {
+		char *name = expect_name(ps, "TARGET_GROUP",
+					 "a target group name");
+		struct tgt_group *tg;
+
+		if (!name)
+			return;
+		tg = dgroup_add_tgroup(g, name);
+		tg->line = line;
+		tg->col = col;
+		if (opens_block(ps, false, "TARGET_GROUP", name))
+			parse_block(ps, tgroup_body, tg, "TARGET_GROUP", name,
+				    line);
+		free(name);
+	} else {
+		unknown_kw(ps, "DEVICE, TARGET_GROUP or an attribute");
+	}
 }
 
 static void top_stmt(struct parser *ps, struct tree *t)
@@ -526,12 +588,7 @@ static void top_stmt(struct parser *ps, struct tree *t)
 		return;
 	}
 	if (!is_keyword(&ps->tok)) {
-		if (!is_global_attr(ps->tok.text)) {
-			perr(ps, line, col,
-			     "attribute '%s' outside a section: expected HANDLER, TARGET_DRIVER or an SCST attribute",
-			     ps->tok.text);
-			return;
-		}
+		/* an SCST root attribute: setup_id, cluster_name... */
 		parse_attr(ps, &t->attrs);
 		return;
 	}
@@ -560,16 +617,30 @@ static void top_stmt(struct parser *ps, struct tree *t)
 			parse_block(ps, driver_body, dr, "TARGET_DRIVER", name,
 				    line);
 		free(name);
+	} else if (strcmp(ps->tok.text, "DEVICE_GROUP") == 0) {
+		char *name = expect_name(ps, "DEVICE_GROUP",
+					 "a device group name");
+		struct dev_group *g;
+
+		if (!name)
+			return;
+		g = tree_add_dgroup(t, name);
+		g->line = line;
+		g->col = col;
+		if (opens_block(ps, true, "DEVICE_GROUP", name))
+			parse_block(ps, dgroup_body, g, "DEVICE_GROUP", name,
+				    line);
+		free(name);
 	} else if (!strcmp(ps->tok.text, "DEVICE") ||
 		   !strcmp(ps->tok.text, "TARGET") ||
 		   !strcmp(ps->tok.text, "LUN") ||
 		   !strcmp(ps->tok.text, "GROUP") ||
 		   !strcmp(ps->tok.text, "INITIATOR")) {
 		perr(ps, line, col,
-		     "%s outside its section: expected HANDLER or TARGET_DRIVER",
+		     "%s outside its section: expected HANDLER, TARGET_DRIVER or DEVICE_GROUP",
 		     tok_desc(&ps->tok, d, sizeof(d)));
 	} else {
-		unknown_kw(ps, "HANDLER or TARGET_DRIVER");
+		unknown_kw(ps, "HANDLER, TARGET_DRIVER or DEVICE_GROUP");
 	}
 }
 
@@ -598,18 +669,32 @@ struct tree *conf_parse(const char *fname, const char *text,
 		tree_free(t);
 		return NULL;
 	}
+	t->src = xstrdup(fname);
 	return t;
 }
 
 struct tree *conf_parse_file(const char *fname, char *err, size_t errlen)
 {
-	FILE *f = fopen(fname, "r");
 	size_t len = 0, cap = 4096, n;
+	struct stat st;
 	struct tree *t;
 	char *buf;
+	FILE *f;
 
-	if (!f) {
+	if (stat(fname, &st)) {
 		snprintf(err, errlen, "%s: %s", fname, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s, expected a configuration file",
+			 fname, S_ISDIR(st.st_mode) ? "is a directory" :
+			 "not a regular file");
+		return NULL;
+	}
+	f = fopen(fname, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot read it: %s", fname,
+			 strerror(errno));
 		return NULL;
 	}
 	buf = xmalloc(cap);
@@ -617,6 +702,13 @@ struct tree *conf_parse_file(const char *fname, char *err, size_t errlen)
 		len += n;
 		if (cap - len < 2)
 			vec_reserve((void **)&buf, &cap, cap * 2, 1);
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: cannot read it: %s", fname,
+			 strerror(errno));
+		fclose(f);
+		free(buf);
+		return NULL;
 	}
 	fclose(f);
 	buf[len] = '\0';

@@ -24,7 +24,11 @@ enum {
 	EXIT_NOTFOUND	= 4,	/* no such handler/device/driver/target/... */
 	EXIT_INUSE	= 5,	/* refused: in use or needs -force */
 	EXIT_NOSCST	= 6,	/* the sysfs root does not exist */
+	EXIT_WARN	= 7,	/* done, but something was skipped (warnings) */
+	EXIT_NOTSUPP	= 8,	/* the running modules lack this (ALUA...) */
 };
+
+#define SCST_DEFAULT_CONF	"/etc/scst.conf"
 
 #define VEC(T)	struct { T *v; size_t n, cap; }
 void vec_reserve(void **v, size_t *cap, size_t want, size_t elsz);
@@ -70,6 +74,7 @@ struct group {
 struct target {
 	char *name;
 	attr_vec attrs;
+	bool hw_target;		/* HW_TARGET: must exist, never created */
 	VEC(struct lun *) luns;
 	VEC(struct group *) groups;
 	int nsessions;		/* live tree only */
@@ -98,10 +103,29 @@ struct handler {
 	int line, col;
 };
 
+/* ALUA: DEVICE_GROUP name { DEVICE d; TARGET_GROUP tg { TARGET t } } */
+struct tgt_group {
+	char *name;
+	attr_vec attrs;
+	VEC(struct target *) targets;	/* name and attributes only */
+	int line, col;
+};
+
+struct dev_group {
+	char *name;
+	attr_vec attrs;
+	VEC(struct initiator) devices;	/* device names, with their line */
+	VEC(struct tgt_group *) tgroups;
+	int line, col;
+};
+
 struct tree {
 	attr_vec attrs;		/* SCST global attributes (setup_id...) */
 	VEC(struct handler *) handlers;
 	VEC(struct driver *) drivers;
+	VEC(struct dev_group *) dgroups;
+	bool has_alua;		/* live: device_groups/ exists */
+	char *src;		/* parsed: the file's name, for messages */
 };
 
 /* tree.c */
@@ -120,6 +144,14 @@ struct target *driver_add_target(struct driver *d, const char *name);
 struct target *driver_find_target(const struct driver *d, const char *name);
 struct group *target_add_group(struct target *t, const char *name);
 struct group *target_find_group(const struct target *t, const char *name);
+struct dev_group *tree_add_dgroup(struct tree *t, const char *name);
+struct dev_group *tree_find_dgroup(const struct tree *t, const char *name);
+struct tgt_group *dgroup_add_tgroup(struct dev_group *g, const char *name);
+struct tgt_group *dgroup_find_tgroup(const struct dev_group *g,
+				     const char *name);
+struct target *tgroup_add_target(struct tgt_group *g, const char *name);
+/* Whether a parsed tree says nothing at all (an empty file). */
+bool tree_is_empty(const struct tree *t);
 struct lun *lun_add(void *luns_vec, unsigned long num, const char *dev);
 struct lun *target_find_lun(const struct target *t, unsigned long num);
 struct lun *group_find_lun(const struct group *g, unsigned long num);
@@ -190,6 +222,8 @@ struct action {
 	bool is_attr;		/* an attribute write: skipped if equal */
 	bool in_use;		/* removes something a session uses */
 	bool recreate;		/* closes a device to re-open it */
+	bool removal;		/* removes or replaces something live */
+	bool forced_part;	/* only made with the -force action before */
 };
 
 /* Why an action needs -force, or NULL. */
@@ -199,6 +233,9 @@ typedef VEC(struct action) action_vec;
 struct diff_opts {
 	bool clear;		/* every driver counts as named (-clear_config) */
 };
+
+/* Whether an action is made only with -force (-config's safety rule). */
+bool action_needs_force(const struct action *a);
 
 typedef VEC(char *) str_vec;
 
@@ -223,6 +260,8 @@ void strs_free(str_vec *s);
 /* apply.c */
 struct apply_result {
 	int done, skipped, failed;
+	int not_forced;		/* left because -force was not given */
+	int not_tried;		/* after a failure without -cont_on_err */
 };
 int apply_actions(const struct sysfs *s, const action_vec *a, bool force,
 		  bool cont_on_err, struct apply_result *res);

@@ -424,6 +424,53 @@ static void read_target(const struct sysfs *s, struct driver *d,
 	free(rel);
 }
 
+/* Entries of @rel that are directories or links (objects), not mgmt. */
+static void list_objs(const struct sysfs *s, const char *rel, name_vec *out)
+{
+	list_dir(s, rel, ENT_DIR, out);
+	list_dir(s, rel, ENT_LINK, out);
+}
+
+/* device_groups/G/{devices,target_groups/T/TGT} (SCST's ALUA layout) */
+static void read_alua(const struct sysfs *s, struct tree *t, bool all)
+{
+	name_vec v = { 0 };
+
+	t->has_alua = sysfs_exists(s, "device_groups");
+	list_dir(s, "device_groups", ENT_DIR, &v);
+	for (size_t i = 0; i < v.n; i++) {
+		struct dev_group *g = tree_add_dgroup(t, v.v[i]);
+		char *rel = xasprintf("device_groups/%s", v.v[i]);
+		char *sub = xasprintf("%s/devices", rel);
+		name_vec d = { 0 };
+
+		sysfs_read_attrs(s, rel, &g->attrs, all);
+		list_objs(s, sub, &d);
+		for (size_t j = 0; j < d.n; j++)
+			vec_push(&g->devices)->name = xstrdup(d.v[j]);
+		names_free(&d);
+		free(sub);
+		sub = xasprintf("%s/target_groups", rel);
+		list_dir(s, sub, ENT_DIR, &d);
+		for (size_t j = 0; j < d.n; j++) {
+			struct tgt_group *tg = dgroup_add_tgroup(g, d.v[j]);
+			char *tr = xasprintf("%s/%s", sub, d.v[j]);
+			name_vec tt = { 0 };
+
+			sysfs_read_attrs(s, tr, &tg->attrs, all);
+			list_objs(s, tr, &tt);
+			for (size_t k = 0; k < tt.n; k++)
+				tgroup_add_target(tg, tt.v[k]);
+			names_free(&tt);
+			free(tr);
+		}
+		names_free(&d);
+		free(sub);
+		free(rel);
+	}
+	names_free(&v);
+}
+
 struct tree *sysfs_read_tree(const struct sysfs *s, bool all)
 {
 	struct tree *t = tree_new();
@@ -474,5 +521,6 @@ struct tree *sysfs_read_tree(const struct sysfs *s, bool all)
 		free(rel);
 	}
 	names_free(&v);
+	read_alua(s, t, all);
 	return t;
 }

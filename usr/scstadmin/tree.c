@@ -121,10 +121,35 @@ static void target_free(struct target *t)
 	free(t);
 }
 
+static void dgroup_free(struct dev_group *g)
+{
+	for (size_t i = 0; i < g->devices.n; i++)
+		free(g->devices.v[i].name);
+	free(g->devices.v);
+	for (size_t i = 0; i < g->tgroups.n; i++) {
+		struct tgt_group *tg = g->tgroups.v[i];
+
+		for (size_t j = 0; j < tg->targets.n; j++)
+			target_free(tg->targets.v[j]);
+		free(tg->targets.v);
+		attrs_free(&tg->attrs);
+		free(tg->name);
+		free(tg);
+	}
+	free(g->tgroups.v);
+	attrs_free(&g->attrs);
+	free(g->name);
+	free(g);
+}
+
 void tree_free(struct tree *t)
 {
 	if (!t)
 		return;
+	for (size_t i = 0; i < t->dgroups.n; i++)
+		dgroup_free(t->dgroups.v[i]);
+	free(t->dgroups.v);
+	free(t->src);
 	for (size_t i = 0; i < t->handlers.n; i++) {
 		struct handler *h = t->handlers.v[i];
 
@@ -249,6 +274,38 @@ struct group *target_add_group(struct target *t, const char *name)
 struct group *target_find_group(const struct target *t, const char *name)
 {
 	FIND(t->groups, name);
+}
+
+struct dev_group *tree_add_dgroup(struct tree *t, const char *name)
+{
+	ADD(t->dgroups, struct dev_group, name);
+}
+
+struct dev_group *tree_find_dgroup(const struct tree *t, const char *name)
+{
+	FIND(t->dgroups, name);
+}
+
+struct tgt_group *dgroup_add_tgroup(struct dev_group *g, const char *name)
+{
+	ADD(g->tgroups, struct tgt_group, name);
+}
+
+struct tgt_group *dgroup_find_tgroup(const struct dev_group *g,
+				     const char *name)
+{
+	FIND(g->tgroups, name);
+}
+
+struct target *tgroup_add_target(struct tgt_group *g, const char *name)
+{
+	ADD(g->targets, struct target, name);
+}
+
+bool tree_is_empty(const struct tree *t)
+{
+	return !t->attrs.n && !t->handlers.n && !t->drivers.n &&
+	       !t->dgroups.n;
 }
 
 typedef VEC(struct lun *) lun_vec;

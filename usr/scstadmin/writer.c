@@ -11,21 +11,22 @@
 /*
  * Quote a value the parser would not read back as one word: every blank
  * it skips (isspace(): form feed and vertical tab too) and the characters
- * of its grammar.
+ * of its grammar. '#' and '\\' are escaped with a backslash, in and out of
+ * quotes, as SCST's scstadmin writes them, so either tool reads the file.
  */
 static void put_value(FILE *f, const char *v)
 {
-	if (*v && !strpbrk(v, " \t\n\v\f\r\"#{};\\")) {
-		fputs(v, f);
-		return;
-	}
-	fputc('"', f);
+	bool quote = !*v || strpbrk(v, " \t\n\v\f\r\"{};");
+
+	if (quote)
+		fputc('"', f);
 	for (; *v; v++) {
-		if (*v == '"' || *v == '\\')
+		if (*v == '#' || *v == '\\' || (quote && *v == '"'))
 			fputc('\\', f);
 		fputc(*v == '\n' ? ' ' : *v, f);
 	}
-	fputc('"', f);
+	if (quote)
+		fputc('"', f);
 }
 
 /*
@@ -89,9 +90,14 @@ static void put_luns(FILE *f, const lun_vec *v, int ind, bool nonkey)
 
 static void put_target(FILE *f, const struct target *t, bool nonkey)
 {
+	const struct attr *hw = attr_find(&t->attrs, "hw_target");
+
 	fputs("\tTARGET ", f);
 	put_value(f, t->name);
 	fputs(" {\n", f);
+	/* SCST marks hardware targets so that -config never creates them */
+	if (hw && !strcmp(hw->value, "1"))
+		fputs("\t\tHW_TARGET\n\n", f);
 	put_attrs(f, &t->attrs, 2, nonkey);
 	if (t->luns.n) {
 		if (nkey(&t->attrs, nonkey))
@@ -118,6 +124,47 @@ static void put_target(FILE *f, const struct target *t, bool nonkey)
 		fputs("\t\t}\n", f);
 	}
 	fputs("\t}\n", f);
+}
+
+/* DEVICE_GROUP blocks (ALUA), as SCST writes them */
+static void put_dgroups(FILE *f, const struct tree *t, bool nonkey)
+{
+	for (size_t i = 0; i < t->dgroups.n; i++) {
+		const struct dev_group *g = t->dgroups.v[i];
+
+		fputs("DEVICE_GROUP ", f);
+		put_value(f, g->name);
+		fputs(" {\n", f);
+		for (size_t j = 0; j < g->devices.n; j++) {
+			fputs("\tDEVICE ", f);
+			put_value(f, g->devices.v[j].name);
+			fputc('\n', f);
+		}
+		for (size_t j = 0; j < g->tgroups.n; j++) {
+			const struct tgt_group *tg = g->tgroups.v[j];
+
+			fputs("\n\tTARGET_GROUP ", f);
+			put_value(f, tg->name);
+			fputs(" {\n", f);
+			put_attrs(f, &tg->attrs, 2, nonkey);
+			for (size_t k = 0; k < tg->targets.n; k++) {
+				const struct target *x = tg->targets.v[k];
+
+				fputs("\t\tTARGET ", f);
+				put_value(f, x->name);
+				if (nkey(&x->attrs, nonkey)) {
+					fputs(" {\n", f);
+					put_attrs(f, &x->attrs, 3, nonkey);
+					fputs("\t\t}\n", f);
+				} else {
+					fputc('\n', f);
+				}
+			}
+			fputs("\t}\n", f);
+		}
+		put_attrs(f, &g->attrs, 1, nonkey);
+		fputs("}\n\n", f);
+	}
 }
 
 void conf_write(FILE *f, struct tree *t, bool nonkey)
@@ -172,4 +219,5 @@ void conf_write(FILE *f, struct tree *t, bool nonkey)
 		}
 		fputs("}\n\n", f);
 	}
+	put_dgroups(f, t, nonkey);
 }
