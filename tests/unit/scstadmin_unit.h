@@ -84,6 +84,15 @@ struct opt_case {
 #define G1	"targets/ib_srpt/gid1/ini_groups/g1/"
 #define NOSCST	{ .root = "/nonexistent/scst" }
 
+#define FAKE_FILEIO_USAGE "Usage: echo \"add_device NAME filename=...\" >mgmt\n" \
+	"The following parameters available: filename, blocksize, read_only\n"
+
+/* Additions to the standard tree (prep of a case). */
+void prep_g2(void);		/* group g2 of gid1, empty */
+void prep_local(void);		/* scst_local: creates targets; target loc1 */
+void prep_fileio(void);		/* vdisk_fileio publishing its parameters */
+void prep_no_init_mgmt(void);	/* g1 lost initiators/mgmt: adds fail */
+
 /* cmocka test: runs the struct opt_case in *state and checks it */
 void run_case(void **state);
 /* The cases as a cmocka group (fake_setup/fake_teardown around each). */

@@ -142,6 +142,35 @@ int fake_teardown(void **state)
 	return system(cmd) != 0;
 }
 
+/* ---- additions to the standard tree, shared by the table tests -------- */
+
+void prep_g2(void)
+{
+	fake_put("targets/ib_srpt/gid1/ini_groups/g2/initiators/mgmt", "");
+	fake_put("targets/ib_srpt/gid1/ini_groups/g2/luns/mgmt", "");
+}
+
+void prep_local(void)
+{
+	fake_put("targets/scst_local/mgmt",
+		 "Usage: echo \"add_target target_name\" >mgmt\n");
+	fake_put("targets/scst_local/loc1/luns/mgmt", "");
+	fake_put("targets/scst_local/loc1/ini_groups/mgmt", "");
+}
+
+void prep_fileio(void)
+{
+	fake_put("handlers/vdisk_fileio/mgmt", FAKE_FILEIO_USAGE);
+}
+
+void prep_no_init_mgmt(void)
+{
+	char p[400];
+
+	snprintf(p, sizeof(p), "%s/" G1 "initiators/mgmt", fake_root);
+	assert_int_equal(unlink(p), 0);
+}
+
 /* ---- snapshot ---------------------------------------------------------- */
 
 static VEC(char *) snap;

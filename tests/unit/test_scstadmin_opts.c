@@ -43,47 +43,15 @@ static void prep_more(void)
 	fake_link("handlers/vdisk_nullio/n2", "../../devices/n2");
 }
 
-static void prep_g2(void)
-{
-	fake_put("targets/ib_srpt/gid1/ini_groups/g2/initiators/mgmt", "");
-	fake_put("targets/ib_srpt/gid1/ini_groups/g2/luns/mgmt", "");
-}
-
 static void prep_disabled(void)
 {
 	fake_put("targets/ib_srpt/gid1/enabled", "0\n");
-}
-
-/* A driver that creates targets and does not enable them. */
-static void prep_local(void)
-{
-	fake_put("targets/scst_local/mgmt",
-		 "Usage: echo \"add_target target_name\" >mgmt\n");
-	fake_put("targets/scst_local/loc1/luns/mgmt", "");
-	fake_put("targets/scst_local/loc1/ini_groups/mgmt", "");
-}
-
-/* A fileio handler whose mgmt lists its add_device parameters. */
-static void prep_fileio(void)
-{
-	fake_put("handlers/vdisk_fileio/mgmt",
-		 "Usage: echo \"add_device NAME filename=...\" >mgmt\n"
-		 "The following parameters available: filename, blocksize, read_only\n");
 }
 
 /* An initiator entry that is a directory with an attribute. */
 static void prep_init_dir(void)
 {
 	fake_put(G1 "initiators/iqn.d/read_only", "0\n");
-}
-
-/* Adding an initiator fails: group g1 lost its initiators/mgmt. */
-static void prep_no_init_mgmt(void)
-{
-	char p[400];
-
-	snprintf(p, sizeof(p), "%s/" G1 "initiators/mgmt", fake_root);
-	assert_int_equal(unlink(p), 0);
 }
 
 static const char conf_same[] =

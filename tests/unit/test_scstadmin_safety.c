@@ -33,32 +33,11 @@
 #define IGRPS	"targets/ib_srpt/gid1/ini_groups/mgmt"
 #define NULLIO	"handlers/vdisk_nullio/mgmt"
 #define FORCE	"use -force to make it"
-#define FILEIO_USAGE "Usage: echo \"add_device NAME filename=...\" >mgmt\n" \
-	"The following parameters available: filename, blocksize, read_only\n"
 
 static void prep_n2(void)
 {
 	fake_put("devices/n2/size_mb", "32\n[key]\n");
 	fake_link("handlers/vdisk_nullio/n2", "../../devices/n2");
-}
-
-static void prep_g2(void)
-{
-	fake_put(G1 "../g2/initiators/mgmt", "");
-	fake_put(G1 "../g2/luns/mgmt", "");
-}
-
-static void prep_local(void)
-{
-	fake_put("targets/scst_local/mgmt",
-		 "Usage: echo \"add_target target_name\" >mgmt\n");
-	fake_put("targets/scst_local/loc1/luns/mgmt", "");
-	fake_put("targets/scst_local/loc1/ini_groups/mgmt", "");
-}
-
-static void prep_fileio(void)
-{
-	fake_put("handlers/vdisk_fileio/mgmt", FILEIO_USAGE);
 }
 
 static void prep_usn(void)
@@ -69,14 +48,6 @@ static void prep_usn(void)
 static void prep_hash_key(void)
 {
 	fake_put("devices/n1/usn", "a#b c\\d\n[key]\n");
-}
-
-static void prep_no_init_mgmt(void)
-{
-	char p[400];
-
-	snprintf(p, sizeof(p), "%s/" G1 "initiators/mgmt", fake_root);
-	assert_int_equal(unlink(p), 0);
 }
 
 static void prep_alua(void)
@@ -283,7 +254,7 @@ static const struct opt_case cases[] = {
 	  A("-open_dev", "f2", "-handler", "vdisk_fileio", "-attributes",
 	    "filename=/x,read_only"), .prep = prep_fileio,
 	  .file = "handlers/vdisk_fileio/mgmt",
-	  .content = FILEIO_USAGE "add_device f2 filename=/x;read_only=1\n" },
+	  .content = FAKE_FILEIO_USAGE "add_device f2 filename=/x;read_only=1\n" },
 	{ "open_dev unknown parameter",
 	  A("-open_dev", "f2", "-handler", "vdisk_fileio", "-attributes",
 	    "filename=/x,bogus=1"), .prep = prep_fileio, .rc = EXIT_NOTFOUND,

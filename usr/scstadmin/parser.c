@@ -462,6 +462,30 @@ static void target_body(struct parser *ps, void *obj)
 	}
 }
 
+typedef VEC(struct target *) target_vec;
+
+/*
+ * TARGET name [block]: of a TARGET_DRIVER (@body target_body) or of a
+ * TARGET_GROUP (only attributes), added to @targets.
+ */
+static void target_section(struct parser *ps, void *targets, body_fn body)
+{
+	target_vec *v = targets;
+	int line = ps->tok.line, col = ps->tok.col;
+	char *name = expect_name(ps, "TARGET", "a target name");
+	struct target *t;
+
+	if (!name)
+		return;
+	t = xcalloc(1, sizeof(*t));
+	t->name = name;
+	t->line = line;
+	t->col = col;
+	*vec_push(v) = t;
+	if (opens_block(ps, false, "TARGET", name))
+		parse_block(ps, body, t, "TARGET", name, line);
+}
+
 static void driver_body(struct parser *ps, void *obj)
 {
 	struct driver *d = obj;
@@ -469,18 +493,7 @@ static void driver_body(struct parser *ps, void *obj)
 	if (!is_keyword(&ps->tok)) {
 		parse_attr(ps, &d->attrs);
 	} else if (strcmp(ps->tok.text, "TARGET") == 0) {
-		int line = ps->tok.line, col = ps->tok.col;
-		char *name = expect_name(ps, "TARGET", "a target name");
-		struct target *t;
-
-		if (!name)
-			return;
-		t = driver_add_target(d, name);
-		t->line = line;
-		t->col = col;
-		if (opens_block(ps, false, "TARGET", name))
-			parse_block(ps, target_body, t, "TARGET", name, line);
-		free(name);
+		target_section(ps, &d->targets, target_body);
 	} else {
 		unknown_kw(ps, "TARGET or an attribute");
 	}
@@ -511,6 +524,11 @@ static void handler_body(struct parser *ps, void *obj)
 	}
 }
 
+static void tgroup_target_body(struct parser *ps, void *obj)
+{
+	attrs_body(ps, &((struct target *)obj)->attrs);
+}
+
 static void tgroup_body(struct parser *ps, void *obj)
 {
 	struct tgt_group *g = obj;
@@ -518,19 +536,7 @@ static void tgroup_body(struct parser *ps, void *obj)
 	if (!is_keyword(&ps->tok)) {
 		parse_attr(ps, &g->attrs);
 	} else if (strcmp(ps->tok.text, "TARGET") == 0) {
-		int line = ps->tok.line, col = ps->tok.col;
-		char *name = expect_name(ps, "TARGET", "a target name");
-		struct target *t;
-
-		if (!name)
-			return;
-		t = tgroup_add_target(g, name);
-		t->line = line;
-		t->col = col;
-		if (opens_block(ps, false, "TARGET", name))
-			parse_block(ps, attrs_body, &t->attrs, "TARGET", name,
-				    line);
-		free(name);
+		target_section(ps, &g->targets, tgroup_target_body);
 	} else {
 		unknown_kw(ps, "TARGET or an attribute");
 	}
