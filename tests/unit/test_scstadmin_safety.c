@@ -337,6 +337,26 @@ static const struct opt_case cases[] = {
 	  .prep = prep_alua,
 	  .out = "DEVICE_GROUP dg1 {\n\tDEVICE n1\n\n\tTARGET_GROUP tg1 {\n"
 		 "\t\tgroup_id 1\n\t\tTARGET gid1\n\t}\n}\n" },
+	{ "config DEVICE_GROUP with ALUA: same", A("-config", "@CONF"),
+	  .prep = prep_alua,
+	  .conf = SAME "DEVICE_GROUP dg1 {\n\tDEVICE n1\n\tTARGET_GROUP tg1 {\n"
+		  "\t\tgroup_id 1\n\t\tTARGET gid1 {\n\t\t\trel_tgt_id 1\n"
+		  "\t\t}\n\t}\n}\n",
+	  .out = "no changes" },
+	{ "config DEVICE_GROUP with ALUA: additions", A("-config", "@CONF"),
+	  .prep = prep_alua,
+	  .conf = SAME "DEVICE_GROUP dg1 {\n\tDEVICE n1\n\tTARGET_GROUP tg1 {\n"
+		  "\t\tgroup_id 1\n\t\tTARGET gid1\n\t}\n"
+		  "\tTARGET_GROUP tg2 {\n\t}\n}\n",
+	  .out = "-> add target group tg2\n",
+	  .file = "device_groups/dg1/target_groups/mgmt",
+	  .content = "create tg2\n" },
+	{ "config without the live DEVICE_GROUP", A("-config", "@CONF"),
+	  .prep = prep_alua, .conf = SAME,
+	  .out = "-> not made: remove device group dg1 (not in the configuration; " FORCE ")\n" },
+	{ "config without the live DEVICE_GROUP -force",
+	  A("-config", "@CONF", "-force"), .prep = prep_alua, .conf = SAME,
+	  .file = "device_groups/mgmt", .content = "del dg1\n" },
 	{ "add_drv_attr unsupported",
 	  A("-add_drv_attr", "ib_srpt", "-attributes", "x=1"),
 	  .rc = EXIT_NOTSUPP,

@@ -779,19 +779,130 @@ static void restore_other_luns(struct dctx *c)
 	}
 }
 
+/* Each name of @b that @a lacks: added to (@add) or removed from @mgmt. */
+static void alua_names(struct dctx *c, const struct initiator *a, size_t na,
+		       const struct initiator *b, size_t nb, const char *mgmt,
+		       const char *what, bool add)
+{
+	for (size_t i = 0; i < nb; i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < na; j++)
+			found |= !strcmp(a[j].name, b[i].name);
+		if (found)
+			continue;
+		if (add)
+			act(c, PH_ADD_GROUP, false, false, xstrdup(mgmt),
+			    xasprintf("add %s", b[i].name),
+			    xasprintf("add %s %s", what, b[i].name));
+		else
+			rm_act(c, PH_DEL_GROUP, false, xstrdup(mgmt),
+			       xasprintf("del %s", b[i].name),
+			       xasprintf("remove %s %s", what, b[i].name));
+	}
+}
+
+/* One target group: created, its targets added/removed, attributes. */
+static void diff_tgroup(struct dctx *c, const char *gdir,
+			const struct tgt_group *w, const struct tgt_group *l)
+{
+	char *dir = xasprintf("%s/target_groups/%s", gdir, w->name);
+	char *mgmt = xasprintf("%s/mgmt", dir);
+	char *what = xasprintf("target group %s", w->name);
+
+	if (!l)
+		act(c, PH_ADD_GROUP, false, false,
+		    xasprintf("%s/target_groups/mgmt", gdir),
+		    xasprintf("create %s", w->name), xasprintf("add %s", what));
+	for (size_t i = 0; i < w->targets.n; i++) {
+		const struct target *wt = w->targets.v[i];
+		const struct target *lt = NULL;
+		char *tdir = xasprintf("%s/%s", dir, wt->name);
+		char *tw = xasprintf("target %s of %s", wt->name, what);
+
+		for (size_t j = 0; l && j < l->targets.n; j++)
+			if (!strcmp(l->targets.v[j]->name, wt->name))
+				lt = l->targets.v[j];
+		if (!lt)
+			act(c, PH_ADD_GROUP, false, false, xstrdup(mgmt),
+			    xasprintf("add %s", wt->name),
+			    xasprintf("add %s", tw));
+		diff_attrs(c, &wt->attrs, lt ? &lt->attrs : NULL, tdir, tw,
+			   PH_ATTR, NULL, NULL);
+		free(tw);
+		free(tdir);
+	}
+	for (size_t j = 0; l && j < l->targets.n; j++) {
+		bool found = false;
+
+		for (size_t i = 0; i < w->targets.n; i++)
+			found |= !strcmp(w->targets.v[i]->name,
+					 l->targets.v[j]->name);
+		if (!found)
+			rm_act(c, PH_DEL_GROUP, false, xstrdup(mgmt),
+			       xasprintf("del %s", l->targets.v[j]->name),
+			       xasprintf("remove target %s from %s",
+					 l->targets.v[j]->name, what));
+	}
+	diff_attrs(c, &w->attrs, l ? &l->attrs : NULL, dir, what, PH_ATTR,
+		   NULL, NULL);
+	free(what);
+	free(mgmt);
+	free(dir);
+}
+
 /*
- * ALUA (DEVICE_GROUP, TARGET_GROUP) lives under device_groups/, which the
- * running modules may not have: then the blocks are checked but skipped
- * with one warning each.
+ * ALUA (DEVICE_GROUP, TARGET_GROUP) lives under device_groups/ in SCST's
+ * layout. While the running modules have none, the blocks (checked by
+ * conf_check) are skipped with one warning each; where it exists they
+ * are reconciled like the rest (removals only with -force).
  */
 static void diff_alua(struct dctx *c)
 {
-	for (size_t i = 0; i < c->want->dgroups.n; i++) {
-		const struct dev_group *g = c->want->dgroups.v[i];
-
+	for (size_t i = 0; !c->live->has_alua && i < c->want->dgroups.n; i++)
 		warn(c, "ALUA not supported by the running modules (no device_groups in the management tree): DEVICE_GROUP %s (line %d) skipped",
-		     g->name, g->line);
+		     c->want->dgroups.v[i]->name, c->want->dgroups.v[i]->line);
+	for (size_t i = 0; c->live->has_alua && i < c->want->dgroups.n; i++) {
+		const struct dev_group *w = c->want->dgroups.v[i];
+		const struct dev_group *l = tree_find_dgroup(c->live, w->name);
+		char *dir = xasprintf("device_groups/%s", w->name);
+		char *dmgmt = xasprintf("%s/devices/mgmt", dir);
+
+		if (!l)
+			act(c, PH_ADD_GROUP, false, false,
+			    xstrdup("device_groups/mgmt"),
+			    xasprintf("create %s", w->name),
+			    xasprintf("add device group %s", w->name));
+		alua_names(c, l ? l->devices.v : NULL, l ? l->devices.n : 0,
+			   w->devices.v, w->devices.n, dmgmt,
+			   "device group member", true);
+		if (l)
+			alua_names(c, w->devices.v, w->devices.n,
+				   l->devices.v, l->devices.n, dmgmt,
+				   "device group member", false);
+		for (size_t j = 0; j < w->tgroups.n; j++)
+			diff_tgroup(c, dir, w->tgroups.v[j],
+				    l ? dgroup_find_tgroup(l, w->tgroups.v[j]->name) :
+				    NULL);
+		for (size_t j = 0; l && j < l->tgroups.n; j++)
+			if (!dgroup_find_tgroup(w, l->tgroups.v[j]->name))
+				rm_act(c, PH_DEL_GROUP, false,
+				       xasprintf("%s/target_groups/mgmt", dir),
+				       xasprintf("del %s", l->tgroups.v[j]->name),
+				       xasprintf("remove target group %s of device group %s",
+						 l->tgroups.v[j]->name, w->name));
+		diff_attrs(c, &w->attrs, l ? &l->attrs : NULL, dir, w->name,
+			   PH_ATTR, NULL, NULL);
+		free(dmgmt);
+		free(dir);
 	}
+	for (size_t i = 0; i < c->live->dgroups.n; i++)
+		if (!tree_find_dgroup(c->want, c->live->dgroups.v[i]->name))
+			rm_act(c, PH_DEL_GROUP, false,
+			       xstrdup("device_groups/mgmt"),
+			       xasprintf("del %s", c->live->dgroups.v[i]->name),
+			       xasprintf("remove device group %s",
+					 c->live->dgroups.v[i]->name));
 }
 
 static int diff_all(struct dctx *c)

@@ -459,8 +459,14 @@ static void read_alua(const struct sysfs *s, struct tree *t, bool all)
 
 			sysfs_read_attrs(s, tr, &tg->attrs, all);
 			list_objs(s, tr, &tt);
-			for (size_t k = 0; k < tt.n; k++)
-				tgroup_add_target(tg, tt.v[k]);
+			for (size_t k = 0; k < tt.n; k++) {
+				char *x = xasprintf("%s/%s", tr, tt.v[k]);
+
+				sysfs_read_attrs(s, x,
+						 &tgroup_add_target(tg, tt.v[k])->attrs,
+						 all);
+				free(x);
+			}
 			names_free(&tt);
 			free(tr);
 		}
