@@ -27,7 +27,7 @@ struct optdef {
 #define MOD(n, a, f, h) { n, a, false, false, O(f), h }
 
 static const struct optdef optdefs[] = {
-	CMDO("config", "FILE", "apply FILE (only the differences)"),
+	CMDO("config", "FILE", "apply FILE: add and change; remove only with -force"),
 	CMDO("check_config", "FILE", "parse and check FILE, show what -config would do"),
 	CMD("write_config", "FILE", "save the running configuration (key attributes; - for stdout)"),
 	CMD("clear_config", NULL, "remove all configuration (needs -force)"),
@@ -99,7 +99,7 @@ static const struct optdef optdefs[] = {
 	MOD("device", "DEV", device, "the device of a LUN"),
 	MOD("attributes", "k=v,...", attributes, "attributes or add_device/LUN parameters"),
 	MOD("to", "G2", to, "-move_init: the group to move to"),
-	MOD("force", NULL, force, "remove what is in use; -config: re-open changed devices"),
+	MOD("force", NULL, force, "-config: also remove, replace, re-open what the file lacks or changes"),
 	MOD("noprompt", NULL, noprompt, "do not ask for confirmation"),
 	MOD("cont_on_err", NULL, cont_on_err, "go on after a failed change (exit status still 3)"),
 	MOD("nonkey", NULL, nonkey, "non-key attributes too (-write_config: as comments)"),
