@@ -52,7 +52,7 @@ struct run_env {
 	const char *root;	/* another root (NULL: the fake tree) */
 	const char *tty;	/* stdin is a terminal where this was typed */
 	bool env_root;		/* root in SCST_SYSFS_ROOT, not --sysfs-root */
-	bool merged;		/* stderr into stdout (r.out), as in "2>&1" */
+	bool merged;		/* stdout and stderr into one pipe (r.out) */
 	bool nobody;		/* run as uid/gid 65534: permissions apply */
 };
 

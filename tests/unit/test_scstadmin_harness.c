@@ -241,11 +241,16 @@ void check_unchanged(const char *before)
 
 /* ---- running scstadmin ------------------------------------------------- */
 
-/* Child: stdin from /dev/null or the terminal @tty, stdout/stderr files. */
+/*
+ * Child: stdin from /dev/null or the terminal @tty, stdout/stderr files,
+ * or both into the pipe @pipe_w (merged: what "2>&1 | ..." sees).
+ */
 static void child(const struct run_env *env, const char *const *argv,
-		  const char *out, const char *err, const char *tty)
+		  const char *out, const char *err, const char *tty,
+		  int pipe_w)
 {
-	int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int fo = pipe_w >= 0 ? pipe_w :
+		 open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	int fi = open(tty ? tty : "/dev/null", O_RDONLY);
 
@@ -278,7 +283,7 @@ struct res run_argv(const struct run_env *env, const char *const *args)
 {
 	const char *argv[40] = { SCSTADMIN_BIN };
 	char out[300], err[300], tty[128];
-	int n = 1, st, master = -1, slave = -1;
+	int n = 1, st, master = -1, slave = -1, pfd[2] = { -1, -1 };
 	struct res r;
 	pid_t pid;
 
@@ -299,10 +304,28 @@ struct res run_argv(const struct run_env *env, const char *const *args)
 		assert_int_equal(write(master, env->tty, strlen(env->tty)),
 				 (ssize_t)strlen(env->tty));
 	}
+	if (env && env->merged)
+		assert_int_equal(pipe(pfd), 0);
 	pid = fork();
 	assert_true(pid >= 0);
-	if (pid == 0)
-		child(env, argv, out, err, env && env->tty ? tty : NULL);
+	if (pid == 0) {
+		if (pfd[0] >= 0)
+			close(pfd[0]);
+		child(env, argv, out, err, env && env->tty ? tty : NULL,
+		      pfd[1]);
+	}
+	if (pfd[0] >= 0) {
+		/* what came through the pipe, in the order it came */
+		int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		char buf[4096];
+		ssize_t got;
+
+		close(pfd[1]);
+		while ((got = read(pfd[0], buf, sizeof(buf))) > 0)
+			assert_int_equal(write(fo, buf, (size_t)got), got);
+		close(pfd[0]);
+		close(fo);
+	}
 	waitpid(pid, &st, 0);
 	if (master >= 0) {
 		close(slave);
