@@ -208,6 +208,9 @@ int disk_cdb_decode(const u8 *cdb, unsigned int cdb_len, u8 expected_dir,
 						true, op->len_off, -1);
 	}
 
+	/* a zero length is no data phase (SEND DIAGNOSTIC's self-test) */
+	if (!len)
+		dir = SCST_CDB_DIR_NONE;
 	info->opcode = op->opcode;
 	info->service_action = op->has_sa ? op->sa : 0;
 	info->name = "pass-through";
