@@ -185,6 +185,60 @@ reserve_check() {
 	mgmt $SCST/targets/scst_local/mgmt "del_session tgt1 ini2"
 }
 
+# the device ignores a command (scsi_debug opts bit 2 with every_nth): it
+# times out in the device's own timeout and ends as ABORTED COMMAND, LOGICAL
+# UNIT COMMUNICATION TIME-OUT, which the initiator may retry
+timeout_check() {
+	local i out found=
+	echo 2 > /sys/bus/scsi/devices/"$hctl"/timeout
+	echo 3 > $SDEBUG/every_nth
+	echo 4 > $SDEBUG/opts
+	for i in 1 2 3 4 5 6; do
+		out=$(sense_of sg_raw -v -t 30 "$remote_sg" 00 00 00 00 00 00)
+		if grep -qi 'aborted command' <<< "$out"; then
+			found=1
+			break
+		fi
+	done
+	echo 0 > $SDEBUG/opts
+	echo 0 > $SDEBUG/every_nth
+	echo 30 > /sys/bus/scsi/devices/"$hctl"/timeout
+	echo "$out"
+	[ -n "$found" ] || fail "no ABORTED COMMAND for a command the device ignored"
+	grep -qi 'communication time-out\|communication timeout' <<< "$out" ||
+		fail "the timeout's sense is not LOGICAL UNIT COMMUNICATION TIME-OUT"
+	run sg_turs "$remote_sg"
+}
+
+# LUN RESET while the device holds commands: they are aborted in the
+# device (not waited out), fio ends, no command is left in the session
+lun_reset_check() {
+	local pid i busy
+	echo 250 > $SDEBUG/delay
+	fio --name=tmf --filename="$remote_disk" --ioengine=libaio --direct=1 \
+		--rw=randread --bs=4k --iodepth=16 --runtime=5 --time_based \
+		--minimal > /tmp/tmf.out 2>&1 &
+	pid=$!
+	for ((i = 0; i < 200; i++)); do
+		busy=$(cat /sys/bus/scsi/devices/"$hctl"/device_busy)
+		[ "$busy" -gt 1 ] && break
+		sleep 0.1
+	done
+	log "commands in the device before LUN RESET: $busy"
+	[ "$busy" -gt 0 ] || { cat /tmp/tmf.out; fail "no command in the device to reset"; }
+	run sg_reset -d "$remote_sg"
+	echo 0 > $SDEBUG/delay
+	for ((i = 0; i < 600; i++)); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 $pid 2>/dev/null && fail "fio still running 60 s after the LUN RESET"
+	wait $pid || log "fio saw errors from the reset"
+	wait_for 20 "the session's commands to end" \
+		test "$(cat $T/sessions/ini1/active_commands)" = 0
+	clear_ua "$remote_sg"
+}
+
 # --- 512-byte sectors ---------------------------------------------------
 sdebug_load 512
 # bad names and a device that is not there: refused, nothing changes
@@ -208,6 +262,8 @@ fio_checks 512
 medium_error_check
 oversize_check
 reserve_check
+timeout_check
+lun_reset_check
 
 unexport_disk
 mgmt $H/mgmt "del_device $hctl"
