@@ -39,7 +39,8 @@ struct scsi_device;
  * @block_size: logical block length, from READ CAPACITY at add_device
  * @max_bytes: the largest transfer the device's queue takes in one
  *	request built from the core's page-sized chunks: max_hw_sectors,
- *	max_segments pages, the bio's vector limit
+ *	max_segments pages, the bio's vector limit, in whole blocks; the
+ *	limit is the smaller of this and max_transfer_kb (disk_max_transfer())
  * @lock: @inflight
  * @inflight: passthrough requests submitted and not yet ended
  * @nr_inflight: their number; del_device waits for 0 (the core already

@@ -62,6 +62,17 @@ bool disk_sdev_gone(const struct disk_dev *ddev)
 /* parse                                                                  */
 
 /*
+ * The largest buffer one command may have: the nexus's (max_transfer_kb,
+ * the transport's) within what the queue takes. max_transfer_kb keeps
+ * the core's default, so that a saved configuration does not carry one
+ * device's limit (it would not fit another).
+ */
+static u32 disk_max_transfer(const struct scst_cmd *cmd)
+{
+	return min(scst_cmd_max_transfer(cmd), disk_cmd_ddev(cmd)->max_bytes);
+}
+
+/*
  * The core's table did not know the command: an unknown operation code,
  * or a known one with an unknown SERVICE ACTION (field pointer on byte 1
  * bit 4, scst_cdb_decode()).
@@ -82,16 +93,15 @@ static bool disk_core_unknown(const struct scst_cdb_err *err)
  * capacity check (the device checks the LBA range and answers itself);
  * disk_cdb_decode() for the commands only a real device implements;
  * PERSISTENT RESERVE and third-party copy refused (disk_cdb_refused()).
- * Transfers beyond max_transfer_kb (the queue's limits, see
- * disk_attach()) fail here with INVALID FIELD IN CDB, before a buffer
- * exists or the device sees them.
+ * Transfers beyond disk_max_transfer() fail here with INVALID FIELD IN
+ * CDB, before a buffer exists or the device sees them.
  *
  * Return: 0, or -EINVAL with the sense set.
  */
 int disk_parse(struct scst_cmd *cmd)
 {
 	struct scst_device *dev = cmd->dev;
-	u32 max = scst_cmd_max_transfer(cmd);
+	u32 max = disk_max_transfer(cmd);
 	struct scst_cdb_info info;
 	struct scst_cdb_err err;
 
@@ -311,7 +321,7 @@ static void disk_fix_block_limits(struct scst_cmd *cmd)
 	n = sg_pcopy_to_buffer(cmd->sg, cmd->sg_cnt, page,
 			       min_t(u32, sizeof(page), cmd->resp_len), 0);
 	if (disk_vpd_b0_limit(page, n,
-			      scst_cmd_max_transfer(cmd) >> cmd->dev->block_shift))
+			      disk_max_transfer(cmd) >> cmd->dev->block_shift))
 		sg_pcopy_from_buffer(cmd->sg, cmd->sg_cnt, page, n, 0);
 }
 
@@ -398,9 +408,9 @@ static int disk_check_len(struct scst_cmd *cmd, struct disk_dev *ddev)
 	if (cmd->bufflen > ddev->max_bytes ||
 	    (!alloc && cmd->bufflen != cmd->cdb_bufflen)) {
 		/*
-		 * More than the queue takes (max_transfer_kb raised past it,
-		 * or an allocation length), or a data-in buffer shorter than
-		 * the CDB's transfer, which the device would overrun
+		 * An allocation length larger than the queue takes, or a
+		 * data-in buffer shorter than the CDB's transfer, which the
+		 * device would overrun
 		 */
 		scst_set_cmd_error(cmd, SCST_SENSE_INVALID_FIELD_IN_CDB);
 		return -EINVAL;

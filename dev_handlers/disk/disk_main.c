@@ -88,7 +88,6 @@ static u32 disk_queue_max_bytes(struct scsi_device *sdev)
 static int disk_attach(struct scst_device *dev)
 {
 	struct disk_dev *ddev = dev->dh_priv;
-	unsigned int kb;
 
 	ddev->dev = dev;
 	dev->block_size = ddev->block_size;
@@ -99,9 +98,6 @@ static int disk_attach(struct scst_device *dev)
 	 * the core's range check never fires.
 	 */
 	dev->nblocks = U64_MAX;
-	/* commands beyond the queue's limits are refused by the core */
-	kb = max_t(u32, ddev->max_bytes >> 10, ddev->block_size >> 10);
-	dev->max_transfer_kb = min(dev->max_transfer_kb, kb);
 	dev->queue_alg = SCST_QUEUE_ALG_UNRESTRICTED;
 	return 0;
 }
@@ -181,6 +177,7 @@ static int disk_add_device(const char *name, const struct scst_mgmt_line *line)
 	ret = disk_read_capacity(ddev);
 	if (ret)
 		goto free_ddev;
+	ddev->max_bytes = round_down(ddev->max_bytes, ddev->block_size);
 	if (ddev->max_bytes < ddev->block_size) {
 		pr_err("add_device %s: the queue takes %u bytes per request, less than a block of %u\n",
 		       name, ddev->max_bytes, ddev->block_size);
@@ -198,7 +195,7 @@ static int disk_add_device(const char *name, const struct scst_mgmt_line *line)
 	mutex_unlock(&disk_mutex);
 	pr_info("%s: %.8s %.16s, blocks of %u bytes, at most %u KiB per command\n",
 		name, sdev->vendor, sdev->model, ddev->block_size,
-		dev->max_transfer_kb);
+		min(dev->max_transfer_kb, ddev->max_bytes >> 10));
 	return 0;
 
 unlock:

@@ -86,7 +86,7 @@ unexport_disk() {
 
 # identity: what the device says about itself passes unchanged
 identity_checks() {
-	local inq b0 maxkb bs want
+	local inq b0 maxkb hwkb bs want
 	inq=$(sg_inq "$remote_sg") || fail "sg_inq"
 	grep -q 'Vendor identification: Linux' <<< "$inq" || fail "vendor: $inq"
 	grep -q 'Product identification: scsi_debug' <<< "$inq" || fail "product: $inq"
@@ -98,6 +98,8 @@ identity_checks() {
 	same "MODE SENSE, all pages" sg_modes -r -a
 	# Block Limits: the device's, MAXIMUM TRANSFER LENGTH what we pass
 	maxkb=$(attr_value $SCST/devices/"$hctl"/max_transfer_kb)
+	hwkb=$(attr_value $SCST/devices/"$hctl"/max_hw_kb)
+	[ "$hwkb" -lt "$maxkb" ] && maxkb=$hwkb
 	bs=$(attr_value $SCST/devices/"$hctl"/blocksize)
 	want=$((maxkb * 1024 / bs))
 	b0=$(sg_vpd -p 0xb0 "$remote_sg") || fail "VPD B0h: $b0"
@@ -112,10 +114,10 @@ identity_checks() {
 fio_checks() {
 	local min=$1
 	fio_run qd1 --filename="$remote_disk" --ioengine=libaio --direct=1 \
-		--rw=randwrite --bsrange="$min"-1M --iodepth=1 --size=4M \
+		--rw=randwrite --bsrange="$min"-1M --iodepth=1 --size=2M \
 		--verify=crc32c --do_verify=1 --verify_fatal=1
 	fio_run qd32 --filename="$remote_disk" --ioengine=libaio --direct=1 \
-		--rw=randwrite --bsrange="$min"-1M --iodepth=32 --size=8M \
+		--rw=randwrite --bsrange="$min"-1M --iodepth=32 --size=6M \
 		--offset=8M --verify=crc32c --do_verify=1 --verify_fatal=1
 }
 
