@@ -89,12 +89,13 @@ static bool disk_core_unknown(const struct scst_cdb_err *err)
  * disk_parse() - decode a command for the pass-through
  * @cmd: the command
  *
- * As scst_cdb_parse() for what the core's table knows, without its
- * capacity check (the device checks the LBA range and answers itself);
- * disk_cdb_decode() for the commands only a real device implements;
- * PERSISTENT RESERVE and third-party copy refused (disk_cdb_refused()).
- * Transfers beyond disk_max_transfer() fail here with INVALID FIELD IN
- * CDB, before a buffer exists or the device sees them.
+ * scst_cdb_parse() for what the core's table knows (its capacity check
+ * never fires: the device checks the LBA range and answers itself, see
+ * disk_attach()); disk_cdb_decode() for the commands only a real device
+ * implements; PERSISTENT RESERVE and third-party copy refused
+ * (disk_cdb_refused()). Transfers beyond disk_max_transfer() fail here
+ * with INVALID FIELD IN CDB, before a buffer exists or the device sees
+ * them.
  *
  * Return: 0, or -EINVAL with the sense set.
  */
@@ -110,27 +111,30 @@ int disk_parse(struct scst_cmd *cmd)
 					 0, -1);
 		return -EINVAL;
 	}
-	if (scst_cdb_decode(cmd->cdb, cmd->cdb_len, dev->handler->type,
-			    dev->block_shift, &info, &err) &&
-	    (!disk_core_unknown(&err) ||
-	     disk_cdb_decode(cmd->cdb, cmd->cdb_len, cmd->expected_dir,
-			     cmd->expected_len, max, &info, &err)))
-		goto bad;
-	cmd->data_direction = info.direction;
-	cmd->bufflen = info.bufflen;
-	cmd->lba = info.lba;
-	cmd->nblocks = info.nblocks;
-	cmd->cdb_flags = info.flags;
-
+	if (!scst_cdb_decode(cmd->cdb, cmd->cdb_len, dev->handler->type,
+			     dev->block_shift, &info, &err) ||
+	    !disk_core_unknown(&err)) {
+		/* the core's command: its decoding, checks and errors */
+		if (scst_cdb_parse(cmd))
+			return -EINVAL;
+	} else {
+		if (disk_cdb_decode(cmd->cdb, cmd->cdb_len, cmd->expected_dir,
+				    cmd->expected_len, max, &info, &err))
+			goto bad;
+		cmd->data_direction = info.direction;
+		cmd->bufflen = info.bufflen;
+		cmd->cdb_flags = info.flags;
+		if ((info.flags & SCST_CDB_MEDIUM_WRITE) &&
+		    scst_cmd_read_only(cmd)) {
+			scst_set_cmd_error(cmd, SCST_SENSE_WRITE_PROTECTED);
+			return -EINVAL;
+		}
+	}
 	if (scst_cdb_check_xfer_limit(&info, max, dev->block_shift, &err)) {
 		pr_warn_ratelimited("%s: opcode 0x%02x: %u bytes exceed the maximum transfer of %u bytes of %s\n",
 				    cmd->sess->sess_name, cmd->cdb[0],
 				    info.bufflen, max, dev->name);
 		goto bad;
-	}
-	if ((info.flags & SCST_CDB_MEDIUM_WRITE) && scst_cmd_read_only(cmd)) {
-		scst_set_cmd_error(cmd, SCST_SENSE_WRITE_PROTECTED);
-		return -EINVAL;
 	}
 	return 0;
 

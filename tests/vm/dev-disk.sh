@@ -25,17 +25,6 @@ run modprobe scst_vdisk
 run modprobe scst_disk
 run modprobe scst_local add_default_tgt=0
 
-# sdebug_hctl: H:C:I:L of the scsi_debug disk
-sdebug_hctl() {
-	local d
-	for d in /sys/bus/scsi/devices/*:*:*:*; do
-		grep -q '^scsi_debug' "$d/model" 2>/dev/null || continue
-		echo "${d##*/}"
-		return 0
-	done
-	return 1
-}
-
 # same DESCRIPTION CMD ARGS...: CMD on the local device and on the
 # exported one give the same output
 same() {

@@ -16,15 +16,6 @@ run modprobe scst_local add_default_tgt=0
 run modprobe scsi_debug dev_size_mb=16 max_luns=1
 command -v scstadmin > /dev/null || fail "scstadmin is not in the guest"
 
-sdebug_hctl() {
-	local d
-	for d in /sys/bus/scsi/devices/*:*:*:*; do
-		grep -q '^scsi_debug' "$d/model" 2>/dev/null || continue
-		echo "${d##*/}"
-		return 0
-	done
-	return 1
-}
 wait_for 10 "the scsi_debug disk" sdebug_hctl > /dev/null
 hctl=$(sdebug_hctl)
 log "scsi_debug disk $hctl"
