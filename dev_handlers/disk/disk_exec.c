@@ -13,6 +13,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bio.h>
+#include <linux/moduleparam.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/scatterlist.h>
@@ -33,6 +34,16 @@
 	SCST_SENSE_CODE(SCST_SK_ABORTED_COMMAND, 0x08, 0x01)
 /* READ CAPACITY(10) at add_device: a few unit attentions may come first */
 #define DISK_RC_TRIES		4
+
+/*
+ * Copy every command's data through the handler's own pages, as for a
+ * buffer the queue refuses: for a host driver that mishandles the
+ * target's pages, and so that tests reach the copy path.
+ */
+static bool disk_bounce_all;
+module_param_named(bounce_all, disk_bounce_all, bool, 0644);
+MODULE_PARM_DESC(bounce_all,
+		 "copy all data through the handler's own pages (default 0: the core's pages where the queue takes them)");
 
 /**
  * struct disk_req - a command on its way through the SCSI device
@@ -263,9 +274,11 @@ static int disk_map_data(struct disk_req *dr, u32 len, bool write)
 	struct scst_cmd *cmd = dr->cmd;
 	int ret;
 
-	ret = disk_map_sg(dr->rq, cmd->sg, cmd->sg_cnt, len);
-	if (ret != -EINVAL)
-		return ret;
+	if (!READ_ONCE(disk_bounce_all)) {
+		ret = disk_map_sg(dr->rq, cmd->sg, cmd->sg_cnt, len);
+		if (ret != -EINVAL)
+			return ret;
+	}
 	dr->bounce = sgl_alloc(len, GFP_KERNEL, &dr->bounce_nents);
 	if (!dr->bounce)
 		return -ENOMEM;

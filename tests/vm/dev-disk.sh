@@ -250,6 +250,13 @@ mgmt_bad $H/mgmt "add_device $hctl" -17
 
 identity_checks
 fio_checks 512
+# the copy path a queue that refuses the core's pages takes
+echo 1 > /sys/module/scst_disk/parameters/bounce_all
+fio_run bounce --filename="$remote_disk" --ioengine=libaio --direct=1 \
+	--rw=randwrite --bsrange=512-1M --iodepth=8 --size=4M --offset=16M \
+	--verify=crc32c --do_verify=1 --verify_fatal=1
+same "standard INQUIRY, copied" sg_inq -r
+echo 0 > /sys/module/scst_disk/parameters/bounce_all
 medium_error_check
 oversize_check
 reserve_check
