@@ -43,17 +43,6 @@ for d in "$pt" "$blockio" "$local_disk"; do
 done
 log "pass-through: $pt, BLOCKIO: $blockio, both on $hctl ($local_disk)"
 
-for job in "randread bs=4k qd=1" "randread bs=4k qd=32" "read bs=128k qd=8"; do
-	read -r rw bs qd <<< "$job"
-	for ((i = 1; i <= RUNS; i++)); do
-		for side in pt blockio; do
-			disk=${!side}
-			fio_run "$side-$rw" --filename="$disk" --ioengine=libaio \
-				--direct=1 --rw="$rw" --"$bs" --iodepth="${qd#qd=}" \
-				--numjobs=1 --time_based --runtime="$SECS" \
-				--size=200M
-			echo "BENCH: job=$rw-${bs#bs=}-qd${qd#qd=} side=$side run=$i iops=$FIO_IOPS cpu_us_per_io=$FIO_CPU_US_PER_IO"
-		done
-	done
-done
+bench_alternate 200M pt "$pt" blockio "$blockio" \
+	"randread bs=4k qd=1" "randread bs=4k qd=32" "read bs=128k qd=8"
 exit 0
