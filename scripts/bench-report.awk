@@ -1,7 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Summarize "job=J side=ours|lio run=N iops=I cpu_us_per_io=C" lines: per
 # job the mean IOPS and CPU per I/O of each side, their coefficient of
-# variation, and the ratio ours/LIO.
+# variation, and the ratio ours/LIO. -v a=SIDE -v b=SIDE name other sides
+# (bench-disk: pt and blockio).
+BEGIN {
+	if (a == "")
+		a = "ours"
+	if (b == "")
+		b = "lio"
+	bl = b == "lio" ? "LIO" : b
+}
+
 {
 	for (i = 1; i <= NF; i++) {
 		split($i, kv, "=")
@@ -28,16 +37,17 @@ function cv(k,   m, v) {
 }
 
 END {
-	printf "%-22s %9s %6s %9s %6s %7s %9s %9s %7s\n", "job", "ours", "cv%", \
-	       "LIO", "cv%", "ratio", "us/io", "LIO us/io", "cpu"
+	printf "%-22s %9s %6s %9s %6s %7s %9s %9s %7s\n", "job", a, "cv%", \
+	       bl, "cv%", "ratio", "us/io", bl " us/io", "cpu"
 	for (j = 1; j <= njobs; j++) {
-		a = order[j] SUBSEP "ours"
-		b = order[j] SUBSEP "lio"
-		ca = n[a] ? c[a] / n[a] : 0
-		cb = n[b] ? c[b] / n[b] : 0
+		ka = order[j] SUBSEP a
+		kb = order[j] SUBSEP b
+		ca = n[ka] ? c[ka] / n[ka] : 0
+		cb = n[kb] ? c[kb] / n[kb] : 0
 		printf "%-22s %9.0f %6.1f %9.0f %6.1f %7.2f %9.0f %9.0f %7.2f\n", \
-		       order[j], mean(a), cv(a), mean(b), cv(b), \
-		       mean(b) ? mean(a) / mean(b) : 0, ca, cb, cb ? ca / cb : 0
+		       order[j], mean(ka), cv(ka), mean(kb), cv(kb), \
+		       mean(kb) ? mean(ka) / mean(kb) : 0, ca, cb, cb ? ca / cb : 0
 	}
-	print "ratio: IOPS ours/LIO; cpu: CPU per I/O ours/LIO (lower is better)"
+	printf "ratio: IOPS %s/%s; cpu: CPU per I/O %s/%s (lower is better)\n", \
+	       a, bl, a, bl
 }

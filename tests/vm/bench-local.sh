@@ -62,18 +62,7 @@ for d in "$ours" "$lio"; do
 done
 log "ours: $ours (scst_local), LIO: $lio (tcm_loop)"
 
-for job in "randread bs=4k qd=32" "randwrite bs=4k qd=32" "randread bs=64k qd=8"; do
-	read -r rw bs qd <<< "$job"
-	for ((i = 1; i <= RUNS; i++)); do
-		for side in ours lio; do
-			disk=${!side}
-			fio_run "$side-$rw" --filename="$disk" --ioengine=libaio \
-				--direct=1 --rw="$rw" --"$bs" --iodepth="${qd#qd=}" \
-				--numjobs=1 --time_based --runtime="$SECS" \
-				--size=1G
-			echo "BENCH: job=$rw-${bs#bs=}-qd${qd#qd=} side=$side run=$i iops=$FIO_IOPS cpu_us_per_io=$FIO_CPU_US_PER_IO"
-		done
-	done
-done
+bench_alternate 1G ours "$ours" lio "$lio" \
+	"randread bs=4k qd=32" "randwrite bs=4k qd=32" "randread bs=64k qd=8"
 
 exit 0

@@ -59,17 +59,6 @@ grep -q 'Vendor identification: SCST_BIO' <<< "$(sg_inq "$ours")" ||
 	fail "$ours is not ours"
 log "ours: $ours (scst_srpt, host $ours_host), LIO: $lio (ib_srpt, host $lio_host)"
 
-for job in "randread bs=4k qd=32" "randwrite bs=4k qd=32" "randread bs=64k qd=8"; do
-	read -r rw bs qd <<< "$job"
-	for ((i = 1; i <= RUNS; i++)); do
-		for side in ours lio; do
-			disk=${!side}
-			fio_run "$side-$rw" --filename="$disk" --ioengine=libaio \
-				--direct=1 --rw="$rw" --"$bs" --iodepth="${qd#qd=}" \
-				--numjobs=1 --time_based --runtime="$SECS" \
-				--size=200M
-			echo "BENCH: job=$rw-${bs#bs=}-qd${qd#qd=} side=$side run=$i iops=$FIO_IOPS cpu_us_per_io=$FIO_CPU_US_PER_IO"
-		done
-	done
-done
+bench_alternate 200M ours "$ours" lio "$lio" \
+	"randread bs=4k qd=32" "randwrite bs=4k qd=32" "randread bs=64k qd=8"
 exit 0

@@ -4,7 +4,7 @@
 set -o pipefail
 
 # Modules this repository builds (installed under .../updates in the guest).
-OUR_MODULES=(scst scst_vdisk scst_local scst_srpt)
+OUR_MODULES=(scst scst_vdisk scst_disk scst_local scst_srpt)
 
 log() {
 	echo "[$(cut -d' ' -f1 /proc/uptime)] $*"

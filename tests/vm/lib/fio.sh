@@ -46,3 +46,26 @@ fio_run() {
 	     "write_iops=$FIO_WRITE_IOPS cpu_busy=${FIO_CPU_BUSY}%" \
 	     "cpu_us_per_io=$FIO_CPU_US_PER_IO"
 }
+
+# bench_alternate SIZE SIDE_A DISK_A SIDE_B DISK_B JOB...: each JOB ("RW
+# bs=BS qd=N") $RUNS times for $SECS s on both disks, A then B, run by
+# run, on the first SIZE of each; one "BENCH:" line per run for
+# scripts/bench (bench-report.awk).
+bench_alternate() {
+	local size=$1 sa=$2 da=$3 sb=$4 db=$5 job rw bs qd i side disk
+	shift 5
+	for job in "$@"; do
+		read -r rw bs qd <<< "$job"
+		for ((i = 1; i <= RUNS; i++)); do
+			for side in "$sa" "$sb"; do
+				disk=$da
+				[ "$side" = "$sb" ] && disk=$db
+				fio_run "$side-$rw" --filename="$disk" --ioengine=libaio \
+					--direct=1 --rw="$rw" --"$bs" --iodepth="${qd#qd=}" \
+					--numjobs=1 --time_based --runtime="$SECS" \
+					--size="$size"
+				echo "BENCH: job=$rw-${bs#bs=}-qd${qd#qd=} side=$side run=$i iops=$FIO_IOPS cpu_us_per_io=$FIO_CPU_US_PER_IO"
+			done
+		done
+	done
+}

@@ -88,3 +88,14 @@ clear_ua() {
 sense_of() {
 	"$@" 2>&1 || true
 }
+
+# sdebug_hctl: H:C:I:L of the (first) scsi_debug disk
+sdebug_hctl() {
+	local d
+	for d in /sys/bus/scsi/devices/*:*:*:*; do
+		grep -q '^scsi_debug' "$d/model" 2>/dev/null || continue
+		echo "${d##*/}"
+		return 0
+	done
+	return 1
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * disk_cdb.h - pure logic of the dev_disk pass-through handler
+ * (disk_cdb.c): the commands it passes that the core's CDB table does not
+ * know, the commands it refuses, and the Block Limits VPD page rewrite.
+ * Compiles in the kernel and in the userspace unit tests (scst_pure.h).
+ */
+#ifndef __DISK_CDB_H
+#define __DISK_CDB_H
+
+#include <scst_spc.h>
+
+/* SPC-4 §7.8.1: INQUIRY EVPD page codes the handler looks at */
+#define DISK_VPD_BLOCK_LIMITS		0xb0
+/* SBC-3 §6.6.4 table 209: where the page's limits are */
+#define DISK_VPD_B0_MAX_XFER_OFF	8
+#define DISK_VPD_B0_OPT_XFER_OFF	12
+#define DISK_VPD_B0_MIN_LEN		16
+
+/**
+ * disk_cdb_refused() - whether dev_disk refuses a command the core knows
+ * @cdb: the CDB, at least one byte
+ *
+ * PERSISTENT RESERVE IN/OUT: reservations are the core's to keep for all
+ * initiators (SPC-4 §5.13); until the core emulates persistent
+ * reservations, passing them would let one initiator hold the disk
+ * against the others behind the core's back. EXTENDED COPY and RECEIVE
+ * COPY RESULTS: a third-party copy reaches devices the initiator was not
+ * given. Both end with INVALID COMMAND OPERATION CODE.
+ *
+ * Return: true when the command must not reach the device.
+ */
+bool disk_cdb_refused(const u8 *cdb);
+
+/**
+ * disk_cdb_decode() - decode a command the core's table does not know
+ * @cdb: the CDB
+ * @cdb_len: its length
+ * @expected_dir: the data direction the transport announced
+ *	(SCST_CDB_DIR_*)
+ * @expected_len: the transfer length the transport announced
+ * @max_len: the largest buffer allowed for a command whose length is not
+ *	in its CDB (taken from the transport's announcement)
+ * @info: receives direction, bufflen and flags (SCST_CDB_ALLOC_LEN for a
+ *	data-in ALLOCATION LENGTH, SCST_CDB_MEDIUM_WRITE for commands that
+ *	change the medium)
+ * @err: receives the error
+ *
+ * Only commands with a known data direction and length are decoded (the
+ * table in disk_cdb.c); anything else fails with INVALID COMMAND
+ * OPERATION CODE, never guessed. For the few commands whose length is in
+ * the parameter data (FORMAT UNIT with FMTDATA, REASSIGN BLOCKS) or in
+ * ATA registers (ATA PASS-THROUGH), the announced length is used, in the
+ * direction the CDB names, up to @max_len.
+ *
+ * Return: 0, or -EINVAL with @err set.
+ */
+int disk_cdb_decode(const u8 *cdb, unsigned int cdb_len, u8 expected_dir,
+		    u32 expected_len, u32 max_len, struct scst_cdb_info *info,
+		    struct scst_cdb_err *err);
+
+/**
+ * disk_vpd_b0_limit() - cap the transfer limits of a Block Limits page
+ * @page: the page as the device returned it (SBC-3 §6.6.4)
+ * @len: bytes of it that were returned
+ * @max_blocks: the largest transfer dev_disk can pass, in logical blocks
+ *
+ * MAXIMUM TRANSFER LENGTH becomes @max_blocks when the device reports
+ * none (0) or a larger one; OPTIMAL TRANSFER LENGTH is cut to it. Other
+ * fields are the device's.
+ *
+ * Return: true when @page was changed.
+ */
+bool disk_vpd_b0_limit(u8 *page, u32 len, u32 max_blocks);
+
+#endif /* __DISK_CDB_H */

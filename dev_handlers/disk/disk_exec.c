@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * disk_exec.c - the data path of dev_disk: every command that reaches the
+ * handler becomes a block-layer passthrough request (REQ_OP_DRV_IN/OUT,
+ * as the kernel's SG_IO does) on the SCSI device's request queue, built on
+ * the core's scatterlist pages, submitted asynchronously and completed
+ * from its end_io with the device's status, sense data and residual.
+ *
+ * The core answers REPORT LUNS, REQUEST SENSE and SPC-2 RESERVE/RELEASE
+ * itself (scst_emul.c) before ->exec(); everything else the core's table
+ * or disk_cdb.c decodes passes (Documentation/disk.md lists them).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bio.h>
+#include <linux/moduleparam.h>
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
+
+#include <scsi/scsi.h>
+#include <scsi/scsi_cmnd.h>
+#include <scsi/scsi_device.h>
+#include <scsi/scsi_proto.h>
+
+#include "disk.h"
+
+/* SPC-4 D.2: ABORTED COMMAND for a transport failure, or its timeout */
+#define DISK_SENSE_LU_COMM_FAILURE \
+	SCST_SENSE_CODE(SCST_SK_ABORTED_COMMAND, 0x08, 0x00)
+#define DISK_SENSE_LU_COMM_TIMEOUT \
+	SCST_SENSE_CODE(SCST_SK_ABORTED_COMMAND, 0x08, 0x01)
+/* READ CAPACITY(10) at add_device: a few unit attentions may come first */
+#define DISK_RC_TRIES		4
+
+/*
+ * Copy every command's data through the handler's own pages, as for a
+ * buffer the queue refuses: for a host driver that mishandles the
+ * target's pages, and so that tests reach the copy path.
+ */
+static bool disk_bounce_all;
+module_param_named(bounce_all, disk_bounce_all, bool, 0644);
+MODULE_PARM_DESC(bounce_all,
+		 "copy all data through the handler's own pages (default 0: the core's pages where the queue takes them)");
+
+/**
+ * struct disk_req - a command on its way through the SCSI device
+ * @entry: on disk_dev.inflight
+ * @rq: the passthrough request
+ * @cmd: the command
+ * @bounce: a copy of the data in pages of our own, when the command's
+ *	buffer does not fit the queue's alignment or segment rules
+ * @bounce_nents: its entries
+ */
+struct disk_req {
+	struct list_head entry;
+	struct request *rq;
+	struct scst_cmd *cmd;
+	struct scatterlist *bounce;
+	unsigned int bounce_nents;
+};
+
+bool disk_sdev_gone(const struct disk_dev *ddev)
+{
+	enum scsi_device_state st = READ_ONCE(ddev->sdev->sdev_state);
+
+	return st == SDEV_DEL || st == SDEV_CANCEL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* parse                                                                  */
+
+/*
+ * The largest buffer one command may have: the nexus's (max_transfer_kb,
+ * the transport's) within what the queue takes. max_transfer_kb keeps
+ * the core's default, so that a saved configuration does not carry one
+ * device's limit (it would not fit another).
+ */
+static u32 disk_max_transfer(const struct scst_cmd *cmd)
+{
+	return min(scst_cmd_max_transfer(cmd), disk_cmd_ddev(cmd)->max_bytes);
+}
+
+/*
+ * The core's table did not know the command: an unknown operation code,
+ * or a known one with an unknown SERVICE ACTION (field pointer on byte 1
+ * bit 4, scst_cdb_decode()).
+ */
+static bool disk_core_unknown(const struct scst_cdb_err *err)
+{
+	if (err->sense_code == SCST_SENSE_INVALID_OPCODE)
+		return true;
+	return err->sense_code == SCST_SENSE_INVALID_FIELD_IN_CDB &&
+	       err->has_field && err->in_cdb && err->byte == 1 && err->bit == 4;
+}
+
+/**
+ * disk_parse() - decode a command for the pass-through
+ * @cmd: the command
+ *
+ * scst_cdb_parse() for what the core's table knows (its capacity check
+ * never fires: the device checks the LBA range and answers itself, see
+ * disk_attach()); disk_cdb_decode() for the commands only a real device
+ * implements; PERSISTENT RESERVE and third-party copy refused
+ * (disk_cdb_refused()). Transfers beyond disk_max_transfer() fail here
+ * with INVALID FIELD IN CDB, before a buffer exists or the device sees
+ * them.
+ *
+ * Return: 0, or -EINVAL with the sense set.
+ */
+int disk_parse(struct scst_cmd *cmd)
+{
+	struct scst_device *dev = cmd->dev;
+	u32 max = disk_max_transfer(cmd);
+	struct scst_cdb_info info;
+	struct scst_cdb_err err;
+
+	if (disk_cdb_refused(cmd->cdb)) {
+		scst_set_cmd_error_field(cmd, SCST_SENSE_INVALID_OPCODE, true,
+					 0, -1);
+		return -EINVAL;
+	}
+	if (!scst_cdb_decode(cmd->cdb, cmd->cdb_len, dev->handler->type,
+			     dev->block_shift, &info, &err) ||
+	    !disk_core_unknown(&err)) {
+		/* the core's command: its decoding, checks and errors */
+		if (scst_cdb_parse(cmd))
+			return -EINVAL;
+	} else {
+		if (disk_cdb_decode(cmd->cdb, cmd->cdb_len, cmd->expected_dir,
+				    cmd->expected_len, max, &info, &err))
+			goto bad;
+		cmd->data_direction = info.direction;
+		cmd->bufflen = info.bufflen;
+		cmd->cdb_flags = info.flags;
+		if ((info.flags & SCST_CDB_MEDIUM_WRITE) &&
+		    scst_cmd_read_only(cmd)) {
+			scst_set_cmd_error(cmd, SCST_SENSE_WRITE_PROTECTED);
+			return -EINVAL;
+		}
+	}
+	if (scst_cdb_check_xfer_limit(&info, max, dev->block_shift, &err)) {
+		pr_warn_ratelimited("%s: opcode 0x%02x: %u bytes exceed the maximum transfer of %u bytes of %s\n",
+				    cmd->sess->sess_name, cmd->cdb[0],
+				    info.bufflen, max, dev->name);
+		goto bad;
+	}
+	return 0;
+
+bad:
+	scst_set_cmd_error_from(cmd, &err);
+	return -EINVAL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* building the request                                                   */
+
+static void disk_bio_end_io(struct bio *bio)
+{
+	bio_uninit(bio);
+	kfree(bio);
+}
+
+/* Number of page-bounded chunks @len bytes of @sgl make */
+static unsigned int disk_sg_chunks(struct scatterlist *sgl, unsigned int nents,
+				   u32 len)
+{
+	struct scatterlist *sg;
+	unsigned int i, n = 0;
+
+	for_each_sg(sgl, sg, nents, i) {
+		u32 l = min(sg->length, len);
+
+		if (!l)
+			break;
+		n += DIV_ROUND_UP(offset_in_page(sg->offset) + l, PAGE_SIZE);
+		len -= l;
+	}
+	return n;
+}
+
+/*
+ * Map @len bytes of @sgl onto @rq without copying, a page at most per
+ * bio_vec: blk_rq_append_bio() counts one segment per bio_vec, so none
+ * may be larger than a segment (max_segment_size is a page at least);
+ * bio_add_pc_page() merges what the queue allows. Fails (-EINVAL) when
+ * an entry breaks the queue's DMA alignment or its limits (max_hw_sectors,
+ * max_segments, virt_boundary), so that the caller bounces instead.
+ */
+static int disk_map_sg(struct request *rq, struct scatterlist *sgl,
+		       unsigned int nents, u32 len)
+{
+	unsigned int nvecs = disk_sg_chunks(sgl, nents, len);
+	struct request_queue *q = rq->q;
+	struct scatterlist *sg;
+	struct bio *bio;
+	unsigned int i;
+	int ret;
+
+	if (nvecs > UIO_MAXIOV)
+		return -EINVAL;
+	bio = bio_kmalloc(nvecs, GFP_KERNEL);
+	if (!bio)
+		return -ENOMEM;
+	bio_init(bio, NULL, bio->bi_inline_vecs, nvecs, req_op(rq));
+	for_each_sg(sgl, sg, nents, i) {
+		u32 n = min(sg->length, len), off = sg->offset, c;
+		struct page *page;
+
+		if (!n)
+			break;
+		if (!blk_rq_aligned(q, off, n)) {
+			ret = -EINVAL;
+			goto free_bio;
+		}
+		len -= n;
+		page = nth_page(sg_page(sg), off >> PAGE_SHIFT);
+		off = offset_in_page(off);
+		for (; n; n -= c, off = 0, page = nth_page(page, 1)) {
+			c = min_t(u32, n, PAGE_SIZE - off);
+			if (bio_add_pc_page(q, bio, page, c, off) != c) {
+				ret = -EINVAL;
+				goto free_bio;
+			}
+		}
+	}
+	if (len) {
+		ret = -EINVAL;
+		goto free_bio;
+	}
+	ret = blk_rq_append_bio(rq, bio);
+	if (ret)
+		goto free_bio;
+	bio->bi_end_io = disk_bio_end_io;
+	return 0;
+
+free_bio:
+	disk_bio_end_io(bio);
+	return ret;
+}
+
+/* Copy between the command's buffer and the bounce pages. */
+static void disk_bounce_copy(struct disk_req *dr, bool to_bounce, u32 len)
+{
+	struct scst_cmd *cmd = dr->cmd;
+	struct scatterlist *b;
+	unsigned int i;
+	u32 off = 0;
+
+	for_each_sg(dr->bounce, b, dr->bounce_nents, i) {
+		u32 n = min(b->length, len - off);
+
+		if (!n)
+			break;
+		if (to_bounce)
+			sg_pcopy_to_buffer(cmd->sg, cmd->sg_cnt, sg_virt(b), n,
+					   off);
+		else
+			sg_pcopy_from_buffer(cmd->sg, cmd->sg_cnt, sg_virt(b),
+					     n, off);
+		off += n;
+	}
+}
+
+/*
+ * The data of @dr's command onto its request: the core's pages where the
+ * queue takes them, else a bounce copy in page-sized, page-aligned chunks
+ * (what the queue limits were computed for, disk_queue_max_bytes()).
+ */
+static int disk_map_data(struct disk_req *dr, u32 len, bool write)
+{
+	struct scst_cmd *cmd = dr->cmd;
+	int ret;
+
+	if (!READ_ONCE(disk_bounce_all)) {
+		ret = disk_map_sg(dr->rq, cmd->sg, cmd->sg_cnt, len);
+		if (ret != -EINVAL)
+			return ret;
+	}
+	dr->bounce = sgl_alloc(len, GFP_KERNEL, &dr->bounce_nents);
+	if (!dr->bounce)
+		return -ENOMEM;
+	if (write)
+		disk_bounce_copy(dr, true, len);
+	ret = disk_map_sg(dr->rq, dr->bounce, dr->bounce_nents, len);
+	if (ret) {
+		sgl_free(dr->bounce);
+		dr->bounce = NULL;
+	}
+	return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* completion                                                             */
+
+/* A failure below the device (host byte, SAM-5 service response) */
+static void disk_set_host_error(struct scst_cmd *cmd, struct disk_dev *ddev,
+				u8 host)
+{
+	switch (host) {
+	case DID_TIME_OUT:
+		scst_set_cmd_error(cmd, DISK_SENSE_LU_COMM_TIMEOUT);
+		break;
+	case DID_NO_CONNECT:
+	case DID_BAD_TARGET:
+		scst_set_cmd_error(cmd, disk_sdev_gone(ddev) ?
+				   SCST_SENSE_LUN_NOT_SUPPORTED :
+				   SCST_SENSE_NOT_READY);
+		break;
+	case DID_BUS_BUSY:
+	case DID_REQUEUE:
+	case DID_IMM_RETRY:
+	case DID_SOFT_ERROR:
+	case DID_TRANSPORT_DISRUPTED:
+		/* the initiator retries; the target does not */
+		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+		break;
+	default:
+		scst_set_cmd_error(cmd, DISK_SENSE_LU_COMM_FAILURE);
+		break;
+	}
+}
+
+/*
+ * SBC-3 §6.6.4: the device's Block Limits page, with MAXIMUM TRANSFER
+ * LENGTH no larger than what reaches it (disk_parse() refuses more).
+ */
+static void disk_fix_block_limits(struct scst_cmd *cmd)
+{
+	u8 page[DISK_VPD_B0_MIN_LEN];
+	u32 n;
+
+	if (cmd->cdb[0] != INQUIRY || !(cmd->cdb[1] & 0x01) ||
+	    cmd->cdb[2] != DISK_VPD_BLOCK_LIMITS || !cmd->sg)
+		return;
+	n = sg_pcopy_to_buffer(cmd->sg, cmd->sg_cnt, page,
+			       min_t(u32, sizeof(page), cmd->resp_len), 0);
+	if (disk_vpd_b0_limit(page, n,
+			      disk_max_transfer(cmd) >> cmd->dev->block_shift))
+		sg_pcopy_from_buffer(cmd->sg, cmd->sg_cnt, page, n, 0);
+}
+
+/* The device's answer, unchanged: status, sense data, residual. */
+static void disk_set_result(struct scst_cmd *cmd, struct disk_dev *ddev,
+			    struct scsi_cmnd *scmd, blk_status_t sts)
+{
+	u32 resid = min(scmd->resid_len, cmd->bufflen);
+	u8 host = host_byte(scmd->result);
+	unsigned int slen;
+
+	if (host != DID_OK) {
+		disk_set_host_error(cmd, ddev, host);
+		return;
+	}
+	cmd->status = get_status_byte(scmd);
+	if (cmd->status == SAM_STAT_GOOD && sts != BLK_STS_OK) {
+		/* failed without reaching the device (queue dying) */
+		scst_set_cmd_error(cmd, disk_sdev_gone(ddev) ?
+				   SCST_SENSE_LUN_NOT_SUPPORTED :
+				   DISK_SENSE_LU_COMM_FAILURE);
+		return;
+	}
+	if (cmd->status == SAM_STAT_CHECK_CONDITION ||
+	    cmd->status == SAM_STAT_COMMAND_TERMINATED) {
+		/* both formats keep the additional length in byte 7 */
+		slen = scmd->sense_len ?: 8 + scmd->sense_buffer[7];
+		slen = min_t(unsigned int, slen, sizeof(cmd->sense));
+		memcpy(cmd->sense, scmd->sense_buffer, slen);
+		cmd->sense_len = slen;
+	} else {
+		cmd->sense_len = 0;
+	}
+	if (cmd->data_direction == SCST_DATA_READ)
+		cmd->resp_len = cmd->bufflen - resid;
+}
+
+static void disk_req_unlink(struct disk_dev *ddev, struct disk_req *dr)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ddev->lock, flags);
+	list_del(&dr->entry);
+	if (atomic_dec_and_test(&ddev->nr_inflight))
+		wake_up(&ddev->idle_wq);
+	spin_unlock_irqrestore(&ddev->lock, flags);
+}
+
+/* Any context: the SCSI midlayer's completion (softirq, or the submitter) */
+static enum rq_end_io_ret disk_end_io(struct request *rq, blk_status_t sts)
+{
+	struct disk_req *dr = rq->end_io_data;
+	struct scst_cmd *cmd = dr->cmd;
+	struct disk_dev *ddev = disk_cmd_ddev(cmd);
+
+	disk_set_result(cmd, ddev, blk_mq_rq_to_pdu(rq), sts);
+	if (dr->bounce) {
+		if (cmd->data_direction == SCST_DATA_READ && cmd->resp_len)
+			disk_bounce_copy(dr, false, cmd->resp_len);
+		sgl_free(dr->bounce);
+	}
+	if (cmd->status == SAM_STAT_GOOD)
+		disk_fix_block_limits(cmd);
+	disk_req_unlink(ddev, dr);
+	kfree(dr);
+	scst_cmd_exec_done(cmd);
+	return RQ_END_IO_FREE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* exec                                                                   */
+
+/*
+ * The length of the buffer the device will fill or read: an ALLOCATION
+ * LENGTH data-in command gets its buffer here (the core leaves it to the
+ * handler), of what the initiator offers, within the queue's limits.
+ */
+static int disk_check_len(struct scst_cmd *cmd, struct disk_dev *ddev)
+{
+	bool alloc = cmd->cdb_flags & SCST_CDB_ALLOC_LEN;
+
+	if (!cmd->bufflen)
+		return 0;
+	if (cmd->bufflen > ddev->max_bytes ||
+	    (!alloc && cmd->bufflen != cmd->cdb_bufflen)) {
+		/*
+		 * An allocation length larger than the queue takes, or a
+		 * data-in buffer shorter than the CDB's transfer, which the
+		 * device would overrun
+		 */
+		scst_set_cmd_error(cmd, SCST_SENSE_INVALID_FIELD_IN_CDB);
+		return -EINVAL;
+	}
+	if (!cmd->sg && scst_cmd_alloc_data_buf(cmd, cmd->bufflen)) {
+		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * disk_exec() - pass a command to the SCSI device
+ * @cmd: the command, on one of the device's threads
+ *
+ * Waits for a request tag (the queue's depth bounds what is in flight),
+ * then submits; the command completes in disk_end_io().
+ *
+ * Return: SCST_EXEC_COMPLETED.
+ */
+enum scst_exec_res disk_exec(struct scst_cmd *cmd)
+{
+	struct disk_dev *ddev = disk_cmd_ddev(cmd);
+	bool write = cmd->data_direction == SCST_DATA_WRITE;
+	struct scsi_cmnd *scmd;
+	unsigned long flags;
+	struct disk_req *dr;
+	struct request *rq;
+	int ret;
+
+	if (disk_sdev_gone(ddev)) {
+		/* hot-removed (SAM-5 5.8.4: the logical unit is gone) */
+		scst_set_cmd_error(cmd, SCST_SENSE_LUN_NOT_SUPPORTED);
+		goto done;
+	}
+	if (disk_check_len(cmd, ddev))
+		goto done;
+	dr = kzalloc(sizeof(*dr), GFP_KERNEL);
+	if (!dr) {
+		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+		goto done;
+	}
+	dr->cmd = cmd;
+	rq = scsi_alloc_request(ddev->sdev->request_queue,
+				write ? REQ_OP_DRV_OUT : REQ_OP_DRV_IN, 0);
+	if (IS_ERR(rq)) {
+		/* the queue is dying: the device is being removed */
+		scst_set_cmd_error(cmd, disk_sdev_gone(ddev) ?
+				   SCST_SENSE_LUN_NOT_SUPPORTED :
+				   SCST_SENSE_NOT_READY);
+		goto free_dr;
+	}
+	dr->rq = rq;
+	scmd = blk_mq_rq_to_pdu(rq);
+	memcpy(scmd->cmnd, cmd->cdb, cmd->cdb_len);
+	scmd->cmd_len = cmd->cdb_len;
+	/* no retries here: the initiator decides; the device's timeout */
+	scmd->allowed = 0;
+	rq->timeout = ddev->sdev->request_queue->rq_timeout;
+
+	if (cmd->bufflen) {
+		ret = disk_map_data(dr, cmd->bufflen, write);
+		if (ret) {
+			if (ret == -ENOMEM)
+				scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+			else
+				scst_set_cmd_error(cmd,
+						   SCST_SENSE_INVALID_FIELD_IN_CDB);
+			goto free_rq;
+		}
+	}
+
+	rq->end_io = disk_end_io;
+	rq->end_io_data = dr;
+	spin_lock_irqsave(&ddev->lock, flags);
+	list_add_tail(&dr->entry, &ddev->inflight);
+	atomic_inc(&ddev->nr_inflight);
+	spin_unlock_irqrestore(&ddev->lock, flags);
+	blk_execute_rq_nowait(rq,
+			      cmd->queue_type == SCST_CMD_QUEUE_HEAD_OF_QUEUE);
+	return SCST_EXEC_COMPLETED;
+
+free_rq:
+	blk_mq_free_request(rq);
+free_dr:
+	kfree(dr);
+done:
+	scst_cmd_exec_done(cmd);
+	return SCST_EXEC_COMPLETED;
+}
+
+/**
+ * disk_task_mgmt_fn() - a LUN RESET reached the device
+ * @dev: the device
+ * @fn: the function
+ *
+ * The core has marked the affected commands aborted and waits for each
+ * to complete. Those in the device are aborted through the SCSI error
+ * handler (blk_abort_request() ends their timer now), so the wait is as
+ * long as an abort takes, not the command's timeout; the device itself is
+ * not reset, other users of it keep their commands.
+ */
+void disk_task_mgmt_fn(struct scst_device *dev, enum scst_tmf fn)
+{
+	struct disk_dev *ddev = dev->dh_priv;
+	unsigned long flags;
+	struct disk_req *dr;
+
+	if (fn != SCST_LUN_RESET && fn != SCST_TARGET_RESET)
+		return;
+	spin_lock_irqsave(&ddev->lock, flags);
+	list_for_each_entry(dr, &ddev->inflight, entry)
+		blk_abort_request(dr->rq);
+	spin_unlock_irqrestore(&ddev->lock, flags);
+}
+
+/* ---------------------------------------------------------------------- */
+/* add_device                                                             */
+
+/* One synchronous READ CAPACITY(10) (SBC-3 §5.15); true when GOOD. */
+static bool disk_rc10(struct disk_dev *ddev, u8 *buf)
+{
+	struct scsi_cmnd *scmd;
+	struct request *rq;
+	bool ok = false;
+
+	rq = scsi_alloc_request(ddev->sdev->request_queue, REQ_OP_DRV_IN, 0);
+	if (IS_ERR(rq))
+		return false;
+	scmd = blk_mq_rq_to_pdu(rq);
+	memset(scmd->cmnd, 0, 10);
+	scmd->cmnd[0] = READ_CAPACITY;
+	scmd->cmd_len = 10;
+	scmd->allowed = 0;
+	rq->timeout = ddev->sdev->request_queue->rq_timeout;
+	if (!blk_rq_map_kern(rq->q, rq, buf, 8, GFP_KERNEL)) {
+		blk_execute_rq(rq, false);
+		ok = scmd->result == 0 && scmd->resid_len == 0;
+	}
+	blk_mq_free_request(rq);
+	return ok;
+}
+
+/**
+ * disk_read_capacity() - the logical block length of the device
+ * @ddev: the device being added
+ *
+ * From the device itself, not sd (which need not be bound): the core sizes
+ * READ and WRITE buffers with it.
+ *
+ * Return: 0, -EIO (no answer) or -EINVAL (a block length we do not take).
+ */
+int disk_read_capacity(struct disk_dev *ddev)
+{
+	u8 *buf;
+	int i, ret = -EIO;
+	u32 bs;
+
+	buf = kzalloc(8, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < DISK_RC_TRIES; i++) {
+		if (!disk_rc10(ddev, buf))
+			continue;
+		bs = get_unaligned_be32(buf + 4);
+		if (bs < 512 || bs > 65536 || !is_power_of_2(bs)) {
+			pr_err("add_device %s: logical block length %u; dev_disk takes powers of 2 from 512 to 65536\n",
+			       ddev->name, bs);
+			ret = -EINVAL;
+			break;
+		}
+		ddev->block_size = bs;
+		ret = 0;
+		break;
+	}
+	if (ret == -EIO)
+		pr_err("add_device %s: READ CAPACITY failed; is the device ready?\n",
+		       ddev->name);
+	kfree(buf);
+	return ret;
+}

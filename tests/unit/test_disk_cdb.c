@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for dev_handlers/disk/disk_cdb.c: the commands dev_disk
+ * passes beyond the core's CDB table, the ones it refuses, and the Block
+ * Limits VPD rewrite. CDBs are written out by hand from SPC-4, SBC-3 and
+ * SAT-3.
+ */
+#include "unit.h"
+#include "disk_cdb.h"
+
+#define NONE	SCST_CDB_DIR_NONE
+#define OUT	SCST_CDB_DIR_WRITE
+#define IN	SCST_CDB_DIR_READ
+#define MAX	(1U << 20)
+
+struct disk_case {
+	const char *what;
+	u8 cdb[16];
+	unsigned int len;
+	u8 edir;
+	u32 elen;
+	u8 dir;
+	u32 bufflen;
+	u32 flags;
+};
+
+static const struct disk_case good[] = {
+	{ "LOG SENSE", { 0x4d, 0, 0x40, 0, 0, 0, 0, 0x10, 0x00, 0 }, 10,
+	  IN, 4096, IN, 4096, SCST_CDB_ALLOC_LEN },
+	{ "LOG SELECT", { 0x4c, 0x02, 0, 0, 0, 0, 0, 0x00, 0x20, 0 }, 10,
+	  OUT, 32, OUT, 32, SCST_CDB_PARAM_LIST },
+	{ "RECEIVE DIAGNOSTIC", { 0x1c, 0x01, 0x00, 0x01, 0x00, 0 }, 6,
+	  IN, 256, IN, 256, SCST_CDB_ALLOC_LEN },
+	{ "SEND DIAGNOSTIC selftest", { 0x1d, 0x04, 0, 0, 0, 0 }, 6,
+	  NONE, 0, NONE, 0, 0 },
+	{ "READ BUFFER 24-bit", { 0x3c, 0x02, 0, 0, 0, 0, 0x01, 0x00, 0x00, 0 },
+	  10, IN, 65536, IN, 65536, SCST_CDB_ALLOC_LEN },
+	{ "WRITE BUFFER", { 0x3b, 0x05, 0, 0, 0, 0, 0x00, 0x02, 0x00, 0 },
+	  10, OUT, 512, OUT, 512,
+	  SCST_CDB_PARAM_LIST | SCST_CDB_MEDIUM_WRITE },
+	{ "FORMAT UNIT, no data", { 0x04, 0, 0, 0, 0, 0 }, 6, NONE, 0,
+	  NONE, 0, SCST_CDB_MEDIUM_WRITE },
+	{ "FORMAT UNIT FMTDATA", { 0x04, 0x10, 0, 0, 0, 0 }, 6, OUT, 4,
+	  OUT, 4, SCST_CDB_PARAM_LIST | SCST_CDB_MEDIUM_WRITE },
+	{ "ATA PT(16) PIO in", { 0x85, 0x08, 0x0e, 0, 0, 0, 0x01, 0, 0, 0, 0,
+	  0, 0, 0, 0xec, 0 }, 16, IN, 512, IN, 512, SCST_CDB_MEDIUM_WRITE },
+	{ "ATA PT(12) non-data", { 0xa1, 0x06, 0x20, 0, 0, 0, 0, 0, 0, 0xe7,
+	  0, 0 }, 12, NONE, 0, NONE, 0, SCST_CDB_MEDIUM_WRITE },
+	{ "SECURITY PROTOCOL IN INC_512", { 0xa2, 0x00, 0x00, 0x00, 0x80, 0,
+	  0, 0, 0, 0x02, 0, 0 }, 12, IN, 1024, IN, 1024, SCST_CDB_ALLOC_LEN },
+	{ "REPORT ZONES", { 0x95, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
+	  0x00, 0, 0 }, 16, IN, 4096, IN, 4096, SCST_CDB_ALLOC_LEN },
+	{ "REPORT REFERRALS", { 0x9e, 0x13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	  0x02, 0x00, 0, 0 }, 16, IN, 512, IN, 512, SCST_CDB_ALLOC_LEN },
+	{ "PRE-FETCH(10)", { 0x34, 0, 0, 0, 0, 8, 0, 0, 8, 0 }, 10, NONE, 0,
+	  NONE, 0, 0 },
+};
+
+static void test_decode_good(void **state)
+{
+	struct scst_cdb_info info;
+	struct scst_cdb_err err;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		const struct disk_case *c = &good[i];
+		int ret = disk_cdb_decode(c->cdb, c->len, c->edir, c->elen,
+					  MAX, &info, &err);
+
+		if (ret)
+			fail_msg("%s: refused, sense %06x", c->what,
+				 err.sense_code);
+		assert_int_equal(info.direction, c->dir);
+		assert_int_equal(info.bufflen, c->bufflen);
+		assert_int_equal(info.flags, c->flags);
+		assert_int_equal(info.opcode, c->cdb[0]);
+	}
+}
+
+static void test_decode_bad(void **state)
+{
+	struct scst_cdb_info info;
+	struct scst_cdb_err err;
+	/* vendor specific: never guessed */
+	const u8 vendor[6] = { 0xc7 };
+	/* MAINTENANCE IN, REPORT TARGET PORT GROUPS: not passed */
+	const u8 rtpg[12] = { 0xa3, 0x0a, 0, 0, 0, 0, 0, 0, 1, 0 };
+	/* FORMAT UNIT FMTDATA with no data-out announced */
+	const u8 fmt[6] = { 0x04, 0x10 };
+	/* ATA PT(16) data-in, announced beyond the limit */
+	const u8 ata[16] = { 0x85, 0x08, 0x0e };
+	const u8 log[10] = { 0x4d, 0, 0x40, 0, 0, 0, 0, 0x10, 0x00, 0 };
+
+	(void)state;
+	assert_int_equal(disk_cdb_decode(vendor, 6, NONE, 0, MAX, &info, &err),
+			 -EINVAL);
+	assert_int_equal(err.sense_code, SCST_SENSE_INVALID_OPCODE);
+	assert_true(err.has_field);
+	assert_int_equal(err.byte, 0);
+	assert_int_equal(disk_cdb_decode(rtpg, 12, IN, 256, MAX, &info, &err),
+			 -EINVAL);
+	assert_int_equal(err.sense_code, SCST_SENSE_INVALID_OPCODE);
+	assert_int_equal(disk_cdb_decode(fmt, 6, NONE, 0, MAX, &info, &err),
+			 -EINVAL);
+	assert_int_equal(err.sense_code, SCST_SENSE_INVALID_FIELD_IN_CDB);
+	assert_int_equal(disk_cdb_decode(ata, 16, IN, MAX + 512, MAX, &info,
+					 &err), -EINVAL);
+	assert_int_equal(err.sense_code, SCST_SENSE_INVALID_FIELD_IN_CDB);
+	/* ATA PT announced in the other direction */
+	assert_int_equal(disk_cdb_decode(ata, 16, OUT, 512, MAX, &info, &err),
+			 -EINVAL);
+	/* shorter than the command's CDB */
+	assert_int_equal(disk_cdb_decode(log, 6, IN, 4096, MAX, &info, &err),
+			 -EINVAL);
+	assert_int_equal(err.sense_code, SCST_SENSE_INVALID_FIELD_IN_CDB);
+	assert_int_equal(disk_cdb_decode(log, 0, IN, 4096, MAX, &info, &err),
+			 -EINVAL);
+}
+
+static void test_refused(void **state)
+{
+	const u8 pr_in[10] = { 0x5e }, pr_out[10] = { 0x5f };
+	const u8 xcopy[16] = { 0x83 }, read10[10] = { 0x28 };
+
+	(void)state;
+	assert_true(disk_cdb_refused(pr_in));
+	assert_true(disk_cdb_refused(pr_out));
+	assert_true(disk_cdb_refused(xcopy));
+	assert_false(disk_cdb_refused(read10));
+}
+
+static void test_block_limits(void **state)
+{
+	u8 page[64];
+
+	(void)state;
+	memset(page, 0, sizeof(page));
+	page[1] = DISK_VPD_BLOCK_LIMITS;
+	/* none reported: ours */
+	assert_true(disk_vpd_b0_limit(page, sizeof(page), 2048));
+	assert_int_equal(get_unaligned_be32(page + 8), 2048);
+	/* a smaller one stays, OPTIMAL above the maximum is cut */
+	put_unaligned_be32(1024, page + 8);
+	put_unaligned_be32(4096, page + 12);
+	assert_true(disk_vpd_b0_limit(page, sizeof(page), 2048));
+	assert_int_equal(get_unaligned_be32(page + 8), 1024);
+	assert_int_equal(get_unaligned_be32(page + 12), 2048);
+	assert_false(disk_vpd_b0_limit(page, sizeof(page), 2048));
+	/* a larger one is cut */
+	put_unaligned_be32(65535, page + 8);
+	assert_true(disk_vpd_b0_limit(page, sizeof(page), 2048));
+	assert_int_equal(get_unaligned_be32(page + 8), 2048);
+	/* truncated or another page: untouched */
+	put_unaligned_be32(0, page + 8);
+	assert_false(disk_vpd_b0_limit(page, 15, 2048));
+	page[1] = 0x83;
+	assert_false(disk_vpd_b0_limit(page, sizeof(page), 2048));
+	assert_int_equal(get_unaligned_be32(page + 8), 0);
+}
+
+int main(void)
+{
+	const UNIT_TEST_LIST(tests) = {
+		cmocka_unit_test(test_decode_good),
+		cmocka_unit_test(test_decode_bad),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_block_limits),
+	};
+
+	return cmocka_run_group_tests_name("disk_cdb", tests, NULL, NULL);
+}

@@ -1,0 +1,310 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# dev_disk, the SCSI pass-through handler, on a scsi_debug disk exported
+# through scst_local, with 512- and 4096-byte sectors: the initiator sees
+# scsi_debug's own INQUIRY, VPD, READ CAPACITY and mode pages (compared
+# byte for byte with what the local device answers), the core's REPORT
+# LUNS and SPC-2 reservations, the device's MEDIUM ERROR with its LBA,
+# fio --verify at QD1 and QD32, an oversize transfer refused before it
+# reaches the device, a device hot-removed under fio, and clean unloads.
+. /tests/lib/common.sh
+. /tests/lib/fio.sh
+. /tests/lib/scst.sh
+
+H=$SCST/handlers/dev_disk
+T=$SCST/targets/scst_local/tgt1
+SDEBUG=/sys/bus/pseudo/drivers/scsi_debug
+# scsi_debug's medium error range (opts bit 1, SDEBUG_OPT_MEDIUM_ERR); it
+# reports LBAs from 0x1234 up in the INFORMATION field
+MERR_LBA=5000
+
+run modprobe -a sd_mod sg
+run modprobe scst
+run modprobe scst_vdisk
+run modprobe scst_disk
+run modprobe scst_local add_default_tgt=0
+
+# same DESCRIPTION CMD ARGS...: CMD on the local device and on the
+# exported one give the same output
+same() {
+	local what=$1 a b
+	shift
+	a=$("$@" "$local_sg" 2>&1) || fail "$what on the local device: $a"
+	b=$("$@" "$remote_sg" 2>&1) || fail "$what through dev_disk: $b"
+	[ "$a" = "$b" ] || { diff <(echo "$a") <(echo "$b"); fail "$what differs"; }
+	log "$what: identical"
+}
+
+# sdebug_load SECTOR_SIZE [PARAMS...]
+sdebug_load() {
+	local ss=$1
+	shift
+	run modprobe scsi_debug dev_size_mb=32 sector_size="$ss" max_luns=1 \
+		medium_error_start=$MERR_LBA medium_error_count=8 "$@"
+	wait_for 10 "the scsi_debug disk" sdebug_hctl > /dev/null
+	hctl=$(sdebug_hctl)
+	wait_for 10 "sg node of $hctl" ls /sys/bus/scsi/devices/"$hctl"/scsi_generic/
+	local_sg=/dev/$(ls /sys/bus/scsi/devices/"$hctl"/scsi_generic/)
+	log "scsi_debug: $hctl $local_sg, $ss-byte sectors"
+}
+
+# export_disk: add the scsi_debug disk to dev_disk as LUN 0 of tgt1, a
+# vdisk_nullio LUN 1 next to it, one session; sets remote_sg/remote_disk
+export_disk() {
+	mgmt $H/mgmt "add_device $hctl"
+	mgmt $SCST/handlers/vdisk_nullio/mgmt "add_device null1 size_mb=16"
+	mgmt $SCST/targets/scst_local/mgmt "add_target tgt1"
+	mgmt $T/luns/mgmt "add $hctl 0"
+	mgmt $T/luns/mgmt "add null1 1"
+	mgmt $SCST/targets/scst_local/mgmt "add_session tgt1 ini1"
+	wait_for 10 "scst_local host of tgt1/ini1" local_host tgt1 ini1 > /dev/null
+	rhost=$(local_host tgt1 ini1)
+	wait_lun "$rhost" 0
+	remote_disk=$(lun_disk "$rhost" 0)
+	remote_sg=$(lun_sg "$rhost" 0)
+	clear_ua "$remote_sg"
+	log "exported as $remote_disk $remote_sg"
+}
+
+unexport_disk() {
+	mgmt $SCST/targets/scst_local/mgmt "del_session tgt1 ini1"
+	mgmt $SCST/targets/scst_local/mgmt "del_target tgt1"
+	mgmt $SCST/handlers/vdisk_nullio/mgmt "del_device null1"
+}
+
+# identity: what the device says about itself passes unchanged
+identity_checks() {
+	local inq b0 maxkb hwkb bs want
+	inq=$(sg_inq "$remote_sg") || fail "sg_inq"
+	grep -q 'Vendor identification: Linux' <<< "$inq" || fail "vendor: $inq"
+	grep -q 'Product identification: scsi_debug' <<< "$inq" || fail "product: $inq"
+	same "standard INQUIRY" sg_inq -r
+	same "VPD 00h" sg_vpd -r -p 0x00
+	same "VPD 80h" sg_vpd -r -p 0x80
+	same "VPD 83h" sg_vpd -r -p 0x83
+	same "READ CAPACITY(16)" sg_readcap -l -H
+	same "MODE SENSE, all pages" sg_modes -r -a
+	# Block Limits: the device's, MAXIMUM TRANSFER LENGTH what we pass
+	maxkb=$(attr_value $SCST/devices/"$hctl"/max_transfer_kb)
+	hwkb=$(attr_value $SCST/devices/"$hctl"/max_hw_kb)
+	[ "$hwkb" -lt "$maxkb" ] && maxkb=$hwkb
+	bs=$(attr_value $SCST/devices/"$hctl"/blocksize)
+	want=$((maxkb * 1024 / bs))
+	b0=$(sg_vpd -p 0xb0 "$remote_sg") || fail "VPD B0h: $b0"
+	echo "$b0"
+	grep -q "Maximum transfer length: $want blocks" <<< "$b0" ||
+		fail "Block Limits maximum transfer is not $want blocks"
+	# REPORT LUNS is the core's: two LUNs, where scsi_debug has one
+	assert_eq "$(sg_luns "$remote_sg" | grep -c '^    000')" 2 "REPORT LUNS entries"
+	assert_eq "$(sg_luns "$local_sg" | grep -c '^    000')" 1 "scsi_debug's own LUNs"
+}
+
+fio_checks() {
+	local min=$1
+	fio_run qd1 --filename="$remote_disk" --ioengine=libaio --direct=1 \
+		--rw=randwrite --bsrange="$min"-1M --iodepth=1 --size=2M \
+		--verify=crc32c --do_verify=1 --verify_fatal=1
+	fio_run qd32 --filename="$remote_disk" --ioengine=libaio --direct=1 \
+		--rw=randwrite --bsrange="$min"-1M --iodepth=32 --size=6M \
+		--offset=8M --verify=crc32c --do_verify=1 --verify_fatal=1
+}
+
+# MEDIUM ERROR with the LBA in the INFORMATION field, as the device said
+medium_error_check() {
+	local lba=$((MERR_LBA + 3)) bs out local_out cdb
+	bs=$(attr_value $SCST/devices/"$hctl"/blocksize)
+	cdb="28 00 $(printf '%02x %02x %02x %02x' $((lba >> 24)) $((lba >> 16 & 255)) \
+		$((lba >> 8 & 255)) $((lba & 255))) 00 00 01 00"
+	echo 2 > $SDEBUG/opts
+	# shellcheck disable=SC2086
+	out=$(sense_of sg_raw -v -r "$bs" "$remote_sg" $cdb)
+	# shellcheck disable=SC2086
+	local_out=$(sense_of sg_raw -v -r "$bs" "$local_sg" $cdb)
+	echo 0 > $SDEBUG/opts
+	echo "$out"
+	grep -qi 'medium error' <<< "$out" || fail "no MEDIUM ERROR"
+	grep -qi "info fld=0x$(printf '%x' $lba)" <<< "$out" ||
+		fail "MEDIUM ERROR without LBA $lba in the information field"
+	assert_eq "$(grep -A2 'Raw sense' <<< "$out")" \
+		"$(grep -A2 'Raw sense' <<< "$local_out")" "sense data against the local device's"
+}
+
+# a transfer past the device's limit: refused, never sent to the device
+oversize_check() {
+	local maxkb bs blocks cnt0 cnt1 out orig
+	# a limit sg_raw can exceed (it moves at most 1 MiB)
+	orig=$(attr_value $SCST/devices/"$hctl"/max_transfer_kb)
+	echo 64 > $SCST/devices/"$hctl"/max_transfer_kb
+	maxkb=64
+	bs=$(attr_value $SCST/devices/"$hctl"/blocksize)
+	sg_vpd -p 0xb0 "$remote_sg" | grep -q "Maximum transfer length: $((65536 / bs)) blocks" ||
+		fail "Block Limits does not follow max_transfer_kb"
+	blocks=$((maxkb * 1024 / bs + 1))
+	[ "$blocks" -le 65535 ] || fail "limit of $blocks blocks does not fit READ(10)"
+	cnt0=$(cat /sys/bus/scsi/devices/"$hctl"/iorequest_cnt)
+	out=$(sense_of sg_raw -v -r $((blocks * bs)) "$remote_sg" 28 00 00 00 00 00 00 \
+		$(printf '%02x %02x' $((blocks >> 8)) $((blocks & 255))) 00)
+	cnt1=$(cat /sys/bus/scsi/devices/"$hctl"/iorequest_cnt)
+	echo "$out"
+	grep -qi 'invalid field in cdb' <<< "$out" || fail "oversize READ not refused"
+	assert_eq "$cnt1" "$cnt0" "commands the device saw for the refused READ"
+	# one block less is within the limit and reaches the device
+	blocks=$((blocks - 1))
+	run sg_raw -o /dev/null -r $((blocks * bs)) "$remote_sg" 28 00 00 00 00 00 00 \
+		$(printf '%02x %02x' $((blocks >> 8)) $((blocks & 255))) 00
+	echo "$orig" > $SCST/devices/"$hctl"/max_transfer_kb
+}
+
+# SPC-2 RESERVE from one session: the other gets RESERVATION CONFLICT
+reserve_check() {
+	local h2 sg2 out
+	mgmt $SCST/targets/scst_local/mgmt "add_session tgt1 ini2"
+	wait_for 10 "scst_local host of tgt1/ini2" local_host tgt1 ini2 > /dev/null
+	h2=$(local_host tgt1 ini2)
+	wait_lun "$h2" 0
+	sg2=$(lun_sg "$h2" 0)
+	clear_ua "$sg2"
+	run sg_raw "$remote_sg" 16 00 00 00 00 00
+	out=$(sense_of sg_raw -v "$sg2" 00 00 00 00 00 00)
+	echo "$out"
+	grep -qi 'reservation conflict' <<< "$out" || fail "no RESERVATION CONFLICT"
+	# the device itself was not reserved
+	run sg_turs "$local_sg"
+	run sg_raw "$remote_sg" 17 00 00 00 00 00
+	run sg_turs "$sg2"
+	mgmt $SCST/targets/scst_local/mgmt "del_session tgt1 ini2"
+}
+
+# the device ignores a command (scsi_debug opts bit 2 with every_nth): it
+# times out in the device's own timeout and ends as ABORTED COMMAND, LOGICAL
+# UNIT COMMUNICATION TIME-OUT, which the initiator may retry
+timeout_check() {
+	local i out found=
+	echo 2 > /sys/bus/scsi/devices/"$hctl"/timeout
+	echo 3 > $SDEBUG/every_nth
+	echo 4 > $SDEBUG/opts
+	for i in 1 2 3 4 5 6; do
+		out=$(sense_of sg_raw -v -t 30 "$remote_sg" 00 00 00 00 00 00)
+		if grep -qi 'aborted command' <<< "$out"; then
+			found=1
+			break
+		fi
+	done
+	echo 0 > $SDEBUG/opts
+	echo 0 > $SDEBUG/every_nth
+	echo 30 > /sys/bus/scsi/devices/"$hctl"/timeout
+	echo "$out"
+	[ -n "$found" ] || fail "no ABORTED COMMAND for a command the device ignored"
+	grep -qi 'communication time-out\|communication timeout' <<< "$out" ||
+		fail "the timeout's sense is not LOGICAL UNIT COMMUNICATION TIME-OUT"
+	run sg_turs "$remote_sg"
+}
+
+# LUN RESET while the device holds commands: they are aborted in the
+# device (not waited out), fio ends, no command is left in the session
+lun_reset_check() {
+	local pid i busy
+	echo 250 > $SDEBUG/delay
+	fio --name=tmf --filename="$remote_disk" --ioengine=libaio --direct=1 \
+		--rw=randread --bs=4k --iodepth=16 --runtime=5 --time_based \
+		--minimal > /tmp/tmf.out 2>&1 &
+	pid=$!
+	for ((i = 0; i < 200; i++)); do
+		busy=$(cat /sys/bus/scsi/devices/"$hctl"/device_busy)
+		[ "$busy" -gt 1 ] && break
+		sleep 0.1
+	done
+	log "commands in the device before LUN RESET: $busy"
+	[ "$busy" -gt 0 ] || { cat /tmp/tmf.out; fail "no command in the device to reset"; }
+	run sg_reset -d "$remote_sg"
+	echo 0 > $SDEBUG/delay
+	for ((i = 0; i < 600; i++)); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 $pid 2>/dev/null && fail "fio still running 60 s after the LUN RESET"
+	wait $pid || log "fio saw errors from the reset"
+	wait_for 20 "the session's commands to end" \
+		test "$(cat $T/sessions/ini1/active_commands)" = 0
+	clear_ua "$remote_sg"
+}
+
+# --- 512-byte sectors ---------------------------------------------------
+sdebug_load 512
+# bad names and a device that is not there: refused, nothing changes
+before=$(tree_snapshot)
+mgmt_bad $H/mgmt "add_device 1:2:3" -22
+mgmt_bad $H/mgmt "add_device 250:0:0:0" -19
+mgmt_bad $H/mgmt "add_device $hctl bogus=1" -22
+after=$(tree_snapshot)
+[ "$before" = "$after" ] || fail "a refused add_device changed the tree"
+grep -q add_device $H/mgmt || fail "mgmt usage"
+
+export_disk
+assert_eq "$(readlink $SCST/devices/"$hctl"/handler | sed 's|.*/||')" dev_disk "handler link"
+assert_eq "$(attr_value $SCST/devices/"$hctl"/type | cut -d" " -f1)" 0 "device type"
+ls $SCST/devices/"$hctl"/exported | grep -q . || fail "not listed as exported"
+[ -e $SCST/devices/"$hctl"/threads_num ] || fail "no threads_num"
+mgmt_bad $H/mgmt "add_device $hctl" -17
+
+identity_checks
+fio_checks 512
+# the copy path a queue that refuses the core's pages takes
+echo 1 > /sys/module/scst_disk/parameters/bounce_all
+fio_run bounce --filename="$remote_disk" --ioengine=libaio --direct=1 \
+	--rw=randwrite --bsrange=512-1M --iodepth=8 --size=4M --offset=16M \
+	--verify=crc32c --do_verify=1 --verify_fatal=1
+same "standard INQUIRY, copied" sg_inq -r
+echo 0 > /sys/module/scst_disk/parameters/bounce_all
+medium_error_check
+oversize_check
+reserve_check
+timeout_check
+lun_reset_check
+
+unexport_disk
+mgmt $H/mgmt "del_device $hctl"
+[ -e $SCST/devices/"$hctl" ] && fail "device left after del_device"
+run modprobe -r scsi_debug
+
+# --- 4096-byte sectors, then hot removal under fio -----------------------
+sdebug_load 4096
+export_disk
+identity_checks
+fio_checks 4k
+medium_error_check
+
+fio --name=hot --filename="$remote_disk" --ioengine=libaio --direct=1 \
+	--rw=randread --bs=4k --iodepth=16 --runtime=20 --time_based \
+	--minimal > /tmp/hot.out 2>&1 &
+fio_pid=$!
+sleep 2
+log "+ delete $hctl under fio"
+echo 1 > /sys/bus/scsi/devices/"$hctl"/delete
+# fio ends: its I/O errors out (hang detector: 60 s where it would hang)
+for ((i = 0; i < 600; i++)); do
+	kill -0 $fio_pid 2>/dev/null || break
+	sleep 0.1
+done
+kill -0 $fio_pid 2>/dev/null && fail "fio still running 60 s after the device was deleted"
+wait $fio_pid && log "fio ended without an error" || log "fio ended with errors, as expected"
+assert_eq "$(attr_value $SCST/devices/"$hctl"/state)" removed "state after delete"
+out=$(sense_of sg_raw -v "$remote_sg" 00 00 00 00 00 00)
+echo "$out"
+grep -qi 'not supported\|not ready' <<< "$out" || fail "TEST UNIT READY after delete: $out"
+unexport_disk
+mgmt $H/mgmt "del_device $hctl"
+run modprobe -r scsi_debug
+
+# --- not a disk: refused with its type ---------------------------------
+sdebug_load 512 ptype=1
+mgmt_bad $H/mgmt "add_device $hctl" -22
+dmesg | grep -q "peripheral device type 0x1 (tape)" || fail "no log line naming the type"
+run modprobe -r scsi_debug
+
+run rmmod scst_disk
+run rmmod scst_local
+run rmmod scst_vdisk
+run rmmod scst
+exit 0
