@@ -104,6 +104,18 @@ static const char *skip_blank(const char *s)
 	return s;
 }
 
+/* After an element: 1 at the end, 0 past a comma, -1 for anything else. */
+static int next_elem(const char **p)
+{
+	*p = skip_blank(*p);
+	if (!**p)
+		return 1;
+	if (**p != ',')
+		return -1;
+	(*p)++;
+	return 0;
+}
+
 int cs_parse_list(const char *str, struct cpuset *s, char *err, size_t errlen)
 {
 	const char *p = skip_blank(str);
@@ -117,7 +129,7 @@ int cs_parse_list(const char *str, struct cpuset *s, char *err, size_t errlen)
 	for (;;) {
 		const char *tok = p;
 		unsigned int a, b;
-		int toklen;
+		int toklen, sep;
 
 		if (parse_cpu(&p, &a))
 			goto bad;
@@ -129,13 +141,11 @@ int cs_parse_list(const char *str, struct cpuset *s, char *err, size_t errlen)
 		}
 		for (unsigned int c = a; c <= b; c++)
 			cs_set(&r, c);
-		p = skip_blank(p);
-		if (!*p)
+		sep = next_elem(&p);
+		if (sep > 0)
 			break;
-		if (*p != ',')
-			goto bad;
-		p++;
-		continue;
+		if (!sep)
+			continue;
 bad:
 		toklen = (int)strcspn(tok, ",");
 		snprintf(err, errlen,
@@ -199,7 +209,7 @@ int cs_parse_mask(const char *str, struct cpuset *s, char *err, size_t errlen)
 
 	for (;;) {
 		uint32_t v = 0;
-		int nd = 0;
+		int nd = 0, sep;
 
 		tok = p;
 		while (hexval(*p) >= 0) {
@@ -211,12 +221,11 @@ int cs_parse_mask(const char *str, struct cpuset *s, char *err, size_t errlen)
 		if (!nd || nw == AFF_WORDS)
 			goto bad;
 		words[nw++] = v;
-		p = skip_blank(p);
-		if (!*p)
+		sep = next_elem(&p);
+		if (sep > 0)
 			break;
-		if (*p != ',')
+		if (sep < 0)
 			goto bad;
-		p++;
 	}
 	cs_zero(&r);
 	for (unsigned int i = 0; i < nw; i++)

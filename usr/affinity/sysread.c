@@ -3,7 +3,9 @@
  * scst-affinity: reading the system into struct aff_sys.
  *
  * IRQs come from three places: the MSI/MSI-X vectors of each RDMA
- * device's PCI function (/sys/class/infiniband/DEV/device/msi_irqs), those
+ * device's PCI function (/sys/class/infiniband/DEV/device/msi_irqs, or
+ * without those the /proc/interrupts names with its PCI address or its
+ * name, as mlx5_comp0@pci:0000:03:00.0), those
  * of the PCI function behind each SCST device's backing block device
  * (vdisk "filename"), and the lines of /proc/interrupts whose name matches
  * an --irq PATTERN (devices without MSI-X, virtio in a VM). The kernel
@@ -125,22 +127,26 @@ int aff_pid_info(const struct aff_env *e, int pid, char *comm, size_t clen,
 	((arr) = realloc((arr), ((n) + 1) * sizeof(*(arr))), \
 	 (arr) ? memset(&(arr)[(n)], 0, sizeof(*(arr))), &(arr)[(n)++] : NULL)
 
-/* /proc/interrupts: the name (last word) of IRQ @irq, or "". */
-static void irq_name(const char *interrupts, unsigned int irq, char *name,
-		     size_t len)
+/*
+ * The next numbered line of /proc/interrupts from *pos ("  24: counts...
+ * chip hwirq-edge NAME"): its IRQ and name (the last word). Returns false
+ * at the end.
+ */
+static bool next_interrupt(const char **pos, unsigned int *irq, char *name,
+			   size_t len)
 {
-	const char *l = interrupts;
+	const char *l = *pos;
 
-	name[0] = '\0';
 	while (l && *l) {
 		const char *end = strchr(l, '\n');
+		const char *e2 = end ? end : l + strlen(l);
 		char *colon;
-		unsigned long n = strtoul(l, &colon, 10);
+		unsigned long n;
 
 		while (*l == ' ')
 			l++;
-		if (isdigit((unsigned char)*l) && *colon == ':' && n == irq) {
-			const char *e2 = end ? end : l + strlen(l);
+		n = strtoul(l, &colon, 10);
+		if (isdigit((unsigned char)*l) && *colon == ':') {
 			const char *w = e2;
 
 			while (w > l && w[-1] == ' ')
@@ -149,10 +155,27 @@ static void irq_name(const char *interrupts, unsigned int irq, char *name,
 			while (w > l && w[-1] != ' ')
 				w--;
 			snprintf(name, len, "%.*s", (int)(e2 - w), w);
-			return;
+			*irq = (unsigned int)n;
+			*pos = end ? end + 1 : NULL;
+			return true;
 		}
 		l = end ? end + 1 : NULL;
 	}
+	*pos = NULL;
+	return false;
+}
+
+/* /proc/interrupts: the name of IRQ @irq, or "". */
+static void irq_name(const char *interrupts, unsigned int irq, char *name,
+		     size_t len)
+{
+	const char *pos = interrupts;
+	unsigned int n;
+
+	while (next_interrupt(&pos, &n, name, len))
+		if (n == irq)
+			return;
+	name[0] = '\0';
 }
 
 /* "mlx5_comp3@pci:..." -> 3; -1 when the name shows no vector. */
@@ -238,6 +261,50 @@ static int read_node(const struct aff_env *e, const char *rel)
 	return aff_read_text(e->sys, rel, buf, sizeof(buf)) ? -1 : atoi(buf);
 }
 
+/* The IRQs whose /proc/interrupts name contains @needle. */
+static int irqs_named(const struct aff_env *e, struct aff_sys *sys,
+		      const char *interrupts, const char *needle,
+		      enum aff_irq_kind kind, const char *owner, int node)
+{
+	const char *pos = interrupts;
+	char name[AFF_NAME_MAX];
+	unsigned int n;
+
+	while (next_interrupt(&pos, &n, name, sizeof(name)))
+		if (strstr(name, needle) &&
+		    add_irq(e, sys, interrupts, n, kind, owner, node))
+			return -1;
+	return 0;
+}
+
+/*
+ * Without MSI information (no msi_irqs), the /proc/interrupts names that
+ * contain the device's PCI address (mlx5_comp0@pci:0000:03:00.0) or its
+ * name.
+ */
+static int rdma_named_irqs(const struct aff_env *e, struct aff_sys *sys,
+			   const char *interrupts, const char *dev, int node)
+{
+	char path[PATH_MAX * 2], link[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s/device", e->sys,
+		 dev);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		base = strrchr(link, '/');
+		base = base ? base + 1 : link;
+		/* only a PCI function's address: dddd:bb:dd.f */
+		if (strlen(base) == 12 && base[4] == ':' && base[10] == '.' &&
+		    irqs_named(e, sys, interrupts, base, AFF_IRQ_RDMA, dev,
+			       node))
+			return -1;
+	}
+	return irqs_named(e, sys, interrupts, dev, AFF_IRQ_RDMA, dev, node);
+}
+
 static int read_rdma(const struct aff_env *e, struct aff_sys *sys,
 		     const char *interrupts)
 {
@@ -250,6 +317,7 @@ static int read_rdma(const struct aff_env *e, struct aff_sys *sys,
 	if (!dh)
 		return 0;
 	while ((d = readdir(dh))) {
+		unsigned int before;
 		int node;
 
 		if (d->d_name[0] == '.')
@@ -260,8 +328,11 @@ static int read_rdma(const struct aff_env *e, struct aff_sys *sys,
 		snprintf(path, sizeof(path),
 			 "%s/class/infiniband/%s/device/msi_irqs", e->sys,
 			 d->d_name);
+		before = sys->nirqs;
 		if (add_msi_irqs(e, sys, interrupts, path, AFF_IRQ_RDMA,
-				 d->d_name, node)) {
+				 d->d_name, node) ||
+		    (sys->nirqs == before &&
+		     rdma_named_irqs(e, sys, interrupts, d->d_name, node))) {
 			closedir(dh);
 			return -1;
 		}
@@ -304,33 +375,21 @@ static int block_irqs(const struct aff_env *e, struct aff_sys *sys,
 static int pattern_irqs(const struct aff_env *e, struct aff_sys *sys,
 			const char *interrupts)
 {
-	const char *l = interrupts;
+	const char *pos = interrupts;
+	char name[AFF_NAME_MAX], num[16];
+	unsigned int n;
 
-	while (l && *l) {
-		const char *end = strchr(l, '\n');
-		char name[AFF_NAME_MAX], num[16];
-		char *colon;
-		unsigned long n;
-
-		while (*l == ' ')
-			l++;
-		n = strtoul(l, &colon, 10);
-		if (isdigit((unsigned char)*l) && *colon == ':') {
-			irq_name(interrupts, (unsigned int)n, name,
-				 sizeof(name));
-			snprintf(num, sizeof(num), "%lu", n);
-			for (unsigned int k = 0; k < e->nirq_pats; k++) {
-				if (!aff_match(e->irq_pats[k], name) &&
-				    !aff_match(e->irq_pats[k], num))
-					continue;
-				if (add_irq(e, sys, interrupts,
-					    (unsigned int)n, AFF_IRQ_OTHER,
-					    e->irq_pats[k], -1))
-					return -1;
-				break;
-			}
+	while (next_interrupt(&pos, &n, name, sizeof(name))) {
+		snprintf(num, sizeof(num), "%u", n);
+		for (unsigned int k = 0; k < e->nirq_pats; k++) {
+			if (!aff_match(e->irq_pats[k], name) &&
+			    !aff_match(e->irq_pats[k], num))
+				continue;
+			if (add_irq(e, sys, interrupts, n, AFF_IRQ_OTHER,
+				    e->irq_pats[k], -1))
+				return -1;
+			break;
 		}
-		l = end ? end + 1 : NULL;
 	}
 	return 0;
 }
