@@ -24,8 +24,8 @@ TEST_KMOD_DIR := tests/vm/modules
 all: modules usr
 
 help:
-	@echo "make [all]           build the kernel modules (KDIR=$(KDIR)) and scstadmin"
-	@echo "make install         install scstadmin and its man pages (DESTDIR, PREFIX)"
+	@echo "make [all]           build the kernel modules (KDIR=$(KDIR)), scstadmin and scst-affinity"
+	@echo "make install         install scstadmin, scst-affinity and their man pages (DESTDIR, PREFIX)"
 	@echo "make KERNEL=6.12     build against the installed 6.12 headers"
 	@echo "make deps            install build/test dependencies (Debian)"
 	@echo "make demo            SRP target from scst.conf, Linux initiator, I/O (VM)"

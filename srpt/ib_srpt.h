@@ -525,6 +525,8 @@ struct srpt_device {
  * @max_ch_per_ini: most channels of one initiator at once (attribute
  *	"max_channels_per_initiator")
  * @thread: the completion thread while it runs (thread mode)
+ * @thread_pid: its PID, 0 when none (attribute "thread_pid"; a copy, so
+ *	that reading it never touches a thread being stopped)
  * @ch_list: its channels (srpt_mutex)
  * @entry: on srpt_tgt_list (srpt_mutex)
  */
@@ -540,6 +542,7 @@ struct srpt_tgt {
 	u32 max_sessions;
 	u32 max_ch_per_ini;
 	struct srpt_thread *thread;
+	pid_t thread_pid;
 	struct list_head ch_list;
 	struct list_head entry;
 };

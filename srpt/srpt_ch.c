@@ -1057,6 +1057,7 @@ int srpt_thread_start(struct srpt_tgt *tgt)
 		set_cpus_allowed_ptr(task, &thr->cpu_mask);
 	thr->task = task;
 	WRITE_ONCE(tgt->thread, thr);
+	WRITE_ONCE(tgt->thread_pid, task_pid_nr(task));
 	wake_up_process(task);
 	pr_info("target %s: completion thread %d\n", tgt->name, task->pid);
 	return 0;
@@ -1072,6 +1073,7 @@ void srpt_thread_stop(struct srpt_tgt *tgt)
 
 	if (!thr)
 		return;
+	WRITE_ONCE(tgt->thread_pid, 0);
 	kthread_stop(thr->task);
 	WARN_ON_ONCE(!llist_empty(&thr->pending));
 	WRITE_ONCE(tgt->thread, NULL);

@@ -11,6 +11,8 @@
  *   link_layer    InfiniBand or Ethernet ("" while port-less)
  *   comp_v_mask   completion vectors new channels may use (hex bitmap)
  *   thread_mode   1: new channels are processed by the target's thread
+ *   thread_pid    PID of the target's completion thread, 0 if none (for
+ *                 scst-affinity; the thread follows the target's cpu_mask)
  *   max_sessions  most channels (sessions) logged in at once
  *   max_channels_per_initiator  most channels of one initiator at once
  * targets/ib_srpt/<gid>/sessions/<sess>/
@@ -167,6 +169,16 @@ static ssize_t srpt_thread_mode_store(struct kobject *kobj,
 	return count;
 }
 
+static ssize_t srpt_tgt_thread_pid_show(struct kobject *kobj,
+					struct kobj_attribute *attr, char *buf)
+{
+	struct srpt_tgt *tgt = srpt_kobj_tgt(kobj);
+
+	if (!tgt)
+		return -ENODEV;
+	return sysfs_emit(buf, "%d\n", READ_ONCE(tgt->thread_pid));
+}
+
 /* max_sessions, max_channels_per_initiator: a count 1..65536. */
 static ssize_t srpt_limit_show(char *buf, u32 val, u32 def)
 {
@@ -252,6 +264,8 @@ static struct kobj_attribute srpt_comp_v_mask_attr =
 static struct kobj_attribute srpt_thread_mode_attr =
 	__ATTR(thread_mode, 0644, srpt_thread_mode_show,
 	       srpt_thread_mode_store);
+static struct kobj_attribute srpt_tgt_thread_pid_attr =
+	__ATTR(thread_pid, 0444, srpt_tgt_thread_pid_show, NULL);
 static struct kobj_attribute srpt_max_sessions_attr =
 	__ATTR(max_sessions, 0644, srpt_max_sessions_show,
 	       srpt_max_sessions_store);
@@ -266,6 +280,7 @@ const struct attribute *srpt_tgt_attrs[] = {
 	&srpt_link_layer_attr.attr,
 	&srpt_comp_v_mask_attr.attr,
 	&srpt_thread_mode_attr.attr,
+	&srpt_tgt_thread_pid_attr.attr,
 	&srpt_max_sessions_attr.attr,
 	&srpt_max_ch_per_ini_attr.attr,
 	NULL,

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scst-affinity's command line against a fake tree in /tmp (SCST sysfs,
+ * /proc and /sys roots): apply writes what the layout wants and reports
+ * the managed IRQ as skipped; bad input exits 1 with every file as it
+ * was; save/restore returns the exact state.
+ */
+#include "unit.h"
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char root[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256], dir[256], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (slash = strchr(dir + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(dir, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void get(const char *rel, char *buf, size_t len)
+{
+	char path[256];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static const char *const files[] = {
+	"proc/irq/24/smp_affinity_list", "proc/irq/25/smp_affinity_list",
+	"proc/irq/26/smp_affinity_list", "scst/targets/ib_srpt/T1/cpu_mask",
+	"scst/targets/ib_srpt/T1/comp_v_mask",
+	"scst/targets/ib_srpt/T1/thread_mode",
+	"scst/targets/ib_srpt/T1/ini_groups/g1/cpu_mask", NULL
+};
+
+/* Every file that the tool may write, in one string. */
+static void snapshot(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (const char *const *f = files; *f; f++) {
+		char v[128];
+
+		get(*f, v, sizeof(v));
+		n += (size_t)snprintf(buf + n, len - n, "%s=%s;", *f, v);
+	}
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/test_aff_cli.%d", (int)getpid());
+	mkdir(root, 0755);
+	put("sys/devices/system/cpu/online", "0-3\n");
+	put("sys/devices/system/cpu/possible", "0-3\n");
+	put("sys/kernel/debug/irq/irqs/26", "flags: IRQD_AFFINITY_MANAGED\n");
+	put("proc/interrupts",
+	    "           CPU0       CPU1\n"
+	    "  24:   1 2  PCI-MSI 1-edge  virtio0-config\n"
+	    "  25:  1 2 PCI-MSI 2-edge virtio0-requests\n"
+	    "  26: 3 4 PCI-MSI 3-edge nvme0q1\n"
+	    " NMI: 0 0 Non-maskable interrupts\n");
+	for (int i = 24; i <= 26; i++) {
+		char rel[64];
+
+		snprintf(rel, sizeof(rel), "proc/irq/%d/smp_affinity_list", i);
+		put(rel, "0-3\n");
+	}
+	put("scst/targets/ib_srpt/T1/cpu_mask", "f\n");
+	put("scst/targets/ib_srpt/T1/comp_v_mask", "ffffffff,ffffffff\n");
+	put("scst/targets/ib_srpt/T1/thread_mode", "0\n");
+	put("scst/targets/ib_srpt/T1/device", "rxe0\n");
+	put("scst/targets/ib_srpt/T1/ini_groups/g1/cpu_mask", "f\n");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	return system(cmd) ? -1 : 0;
+}
+
+/* Run the tool with @args; its output in @out; its exit status. */
+static int tool(const char *args, char *out, size_t len)
+{
+	char cmd[1024];
+	size_t n = 0;
+	FILE *p;
+	int st;
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s --sysfs-root %s/scst --proc-root %s/proc --sys-root %s/sys --irq 'virtio*' --irq 'nvme*' %s 2>&1",
+		 AFF_BIN, root, root, root, args);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(out, 1, len - 1, p);
+	out[n] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_apply(void **state)
+{
+	char out[8192], v[128];
+
+	(void)state;
+	assert_int_equal(tool("apply split", out, sizeof(out)), 0);
+	get("proc/irq/24/smp_affinity_list", v, sizeof(v));
+	assert_string_equal(v, "0");
+	get("proc/irq/25/smp_affinity_list", v, sizeof(v));
+	assert_string_equal(v, "0");
+	get("scst/targets/ib_srpt/T1/cpu_mask", v, sizeof(v));
+	assert_string_equal(v, "e");
+	get("scst/targets/ib_srpt/T1/ini_groups/g1/cpu_mask", v, sizeof(v));
+	assert_string_equal(v, "e");
+	/* the managed IRQ: reported, skipped, unchanged */
+	assert_non_null(strstr(out, "skip irq 26 (nvme0q1"));
+	assert_non_null(strstr(out, "managed"));
+	get("proc/irq/26/smp_affinity_list", v, sizeof(v));
+	assert_string_equal(v, "0-3");
+	/* --thread-mode */
+	assert_int_equal(tool("apply none --thread-mode on", out, sizeof(out)),
+			 0);
+	get("scst/targets/ib_srpt/T1/thread_mode", v, sizeof(v));
+	assert_string_equal(v, "1");
+	get("scst/targets/ib_srpt/T1/cpu_mask", v, sizeof(v));
+	assert_string_equal(v, "f");
+	/* show and --json name what they found */
+	assert_int_equal(tool("show --json", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "\"irq\":26,"));
+	assert_non_null(strstr(out, "\"managed\":true"));
+	assert_non_null(strstr(out, "\"name\":\"T1\""));
+}
+
+static void test_bad(void **state)
+{
+	static const char *const bad[] = {
+		"apply bogus", "apply split target:T1=9", "apply 'irq:virtio*=1-'",
+		"apply none target:nosuch=1", "apply 'group:T1/nog=1'",
+		"apply --thread-mode maybe none", "apply split --irq-cpus 5",
+		"apply", "frobnicate", "restore /nonexistent", NULL
+	};
+	char before[2048], after[2048], out[4096];
+
+	(void)state;
+	snapshot(before, sizeof(before));
+	for (const char *const *b = bad; *b; b++) {
+		int rc = tool(*b, out, sizeof(out));
+
+		if (rc == 0)
+			fail_msg("'%s' was accepted: %s", *b, out);
+		snapshot(after, sizeof(after));
+		assert_string_equal(after, before);
+	}
+	/* a state file with one bad line: nothing of it is written */
+	put("bad.state", "irq 24 1\nattr targets/ib_srpt/T1/cpu_mask 2\n"
+	    "attr targets/ib_srpt/T1/enabled 1\n");
+	snprintf(out, sizeof(out), "restore %s/bad.state", root);
+	assert_int_equal(tool(out, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "bad.state:3:"));
+	snapshot(after, sizeof(after));
+	assert_string_equal(after, before);
+}
+
+static void test_save_restore(void **state)
+{
+	char before[2048], after[2048], out[4096], cmd[256];
+
+	(void)state;
+	assert_int_equal(tool("apply 'irq:24=2' target:T1=3", out, sizeof(out)),
+			 0);
+	snapshot(before, sizeof(before));
+	snprintf(cmd, sizeof(cmd), "save %s/saved", root);
+	assert_int_equal(tool(cmd, out, sizeof(out)), 0);
+	assert_int_equal(tool("apply spread --thread-mode on", out,
+			      sizeof(out)), 0);
+	snapshot(after, sizeof(after));
+	assert_string_not_equal(after, before);
+	snprintf(cmd, sizeof(cmd), "restore --dry-run %s/saved", root);
+	assert_int_equal(tool(cmd, out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "would set"));
+	snprintf(cmd, sizeof(cmd), "restore %s/saved", root);
+	assert_int_equal(tool(cmd, out, sizeof(out)), 0);
+	snapshot(after, sizeof(after));
+	assert_string_equal(after, before);
+}
+
+int main(void)
+{
+	const UNIT_TEST_LIST(tests) = {
+		cmocka_unit_test_setup_teardown(test_apply, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_restore, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests_name("aff_cli", tests, NULL, NULL);
+}
