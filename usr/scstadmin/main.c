@@ -65,6 +65,7 @@ static const struct optdef optdefs[] = {
 	CMD("clear_luns", NULL, "-driver D -target T [-group G]"),
 	CMD("enable_target", "T", "-driver D"),
 	CMD("disable_target", "T", "-driver D"),
+	CMD("close_session", "NAME", "-driver D -target T: close it (the initiator may log in again)"),
 	MOD("handler", "H", handler, "the device handler"),
 	MOD("driver", "D", driver, "the target driver"),
 	MOD("target", "T", target, "the target"),

@@ -35,4 +35,11 @@ char *cmd_attr_owner(const struct opts *o, char **what, int *ret);
 /* list.c */
 int cmd_list(struct opts *o);
 
+/* sessions.c */
+/* The lun<N>/ lines of session @sess of the sessions/ directory @rel. */
+void sessions_print_luns(const struct sysfs *sys, const char *rel,
+			 const char *sess);
+/* -close_session NAME -driver D -target T: sessions/NAME/force_close */
+int cmd_close_session(struct opts *o);
+
 #endif
