@@ -21,27 +21,32 @@ run modprobe brd rd_nr=2 rd_size=131072
 run modprobe scst
 run modprobe scst_vdisk
 run modprobe scst_local add_default_tgt=0
+run dd if=/dev/zero of=/tmp/fileio.img bs=1M count=0 seek=64 status=none
 
 H=$SCST/handlers
 mgmt $H/vdisk_blockio/mgmt "add_device disk_bio filename=/dev/ram0"
 mgmt $H/vdisk_blockio/mgmt "add_device srp_bio filename=/dev/ram1"
 mgmt $H/vdisk_nullio/mgmt "add_device disk_null size_mb=64"
+mgmt $H/vdisk_fileio/mgmt "add_device disk_fio filename=/tmp/fileio.img"
 mgmt $SCST/targets/scst_local/mgmt "add_target tgt1"
 T=$SCST/targets/scst_local/tgt1
 mgmt $T/luns/mgmt "add disk_bio 0"
 mgmt $T/luns/mgmt "add disk_null 1"
+mgmt $T/luns/mgmt "add disk_fio 2"
 mgmt $SCST/targets/scst_local/mgmt "add_session tgt1 host1"
 wait_for 10 "scst_local host of tgt1/host1" local_host tgt1 host1 > /dev/null
 host=$(local_host tgt1 host1)
 wait_lun "$host" 0
 wait_lun "$host" 1
+wait_lun "$host" 2
 bio=$(lun_disk "$host" 0)
+fio=$(lun_disk "$host" 2)
 S=$T/sessions/host1
 
 # lun_dirs SESSION: the lun<N> directories of a session, one a line.
 lun_dirs() {
 	local d
-	for d in "$1"/lun*; do
+	for d in "$1"/lun[0-9]*; do
 		[ -d "$d" ] && echo "${d##*/}"
 	done
 }
@@ -49,28 +54,30 @@ lun_dirs() {
 # wait_idle SESSION: every active_commands of the session reads 0.
 sess_idle() {
 	local f
-	for f in "$1"/active_commands "$1"/lun*/active_commands; do
+	for f in "$1"/active_commands "$1"/lun[0-9]*/active_commands; do
 		[ "$(cat "$f")" = 0 ] || return 1
 	done
 }
 
 # --- per-LUN directories ------------------------------------------------
-assert_eq "$(lun_dirs $S | tr '\n' ' ')" "lun0 lun1 " "lun dirs"
+assert_eq "$(lun_dirs $S | tr '\n' ' ')" "lun0 lun1 lun2 " "lun dirs"
 clear_ua "$(lun_sg "$host" 0)"
 clear_ua "$(lun_sg "$host" 1)"
+clear_ua "$(lun_sg "$host" 2)"
 wait_for 10 "idle counters" sess_idle $S
 assert_eq "$(cat $S/lun0/active_commands)" 0 "lun0 active_commands when idle"
-# vdisk_blockio sleeps: a per-initiator pool (the default) serves the LUN
-assert_eq "$(attr_value $SCST/devices/disk_bio/threads_pool_type)" per_initiator "pool type"
-pids=$(cat $S/lun0/thread_pid)
-[ -n "$pids" ] || fail "lun0/thread_pid is empty"
+# vdisk_fileio sleeps: a per-initiator pool (the default) serves the LUN
+assert_eq "$(attr_value $SCST/devices/disk_fio/threads_pool_type)" per_initiator "pool type"
+pids=$(cat $S/lun2/thread_pid)
+[ -n "$pids" ] || fail "lun2/thread_pid is empty"
 for p in $pids; do
-	[ -d "/proc/$p" ] || fail "lun0/thread_pid: no process $p"
-	grep -qw "$p" <<< "$(cat $SCST/devices/disk_bio/thread_pids)" ||
-		fail "lun0/thread_pid $p is not a thread of disk_bio"
+	[ -d "/proc/$p" ] || fail "lun2/thread_pid: no process $p"
+	grep -qw "$p" <<< "$(cat $SCST/devices/disk_fio/thread_pids)" ||
+		fail "lun2/thread_pid $p is not a thread of disk_fio"
 done
-log "lun0 thread_pid: $pids"
-# nullio runs on the receiving CPU: no thread of its own
+log "lun2 thread_pid: $pids"
+# blockio and nullio run on the receiving CPU: no threads of their own
+[ ! -e $S/lun0/thread_pid ] || fail "lun0 (blockio) has a thread_pid"
 [ ! -e $S/lun1/thread_pid ] || fail "lun1 (nullio) has a thread_pid"
 # the directories follow the LUN map
 mgmt $T/luns/mgmt "add disk_null 7"
@@ -78,7 +85,7 @@ wait_for 5 "lun7 dir" test -d $S/lun7
 assert_eq "$(cat $S/lun7/active_commands)" 0 "lun7 active_commands"
 mgmt $T/luns/mgmt "del 7"
 [ ! -e $S/lun7 ] || fail "lun7 dir left after del 7"
-assert_eq "$(lun_dirs $S | tr '\n' ' ')" "lun0 lun1 " "lun dirs after del"
+assert_eq "$(lun_dirs $S | tr '\n' ' ')" "lun0 lun1 lun2 " "lun dirs after del"
 
 # --- bad input ------------------------------------------------------------
 for bad in 0 2 yes ""; do
@@ -90,18 +97,34 @@ done
 [ -d $S ] || fail "a refused force_close closed the session"
 
 # --- force_close of a scst_local session during fio -------------------------
+# commands_of SESSIONS-DIR: the commands of all its sessions together
+commands_of() {
+	cat "$1"/*/commands | awk '{ n += $1 } END { print n + 0 }'
+}
+
+# more_commands SESSIONS-DIR N: its sessions' commands went past N
+more_commands() {
+	[ "$(commands_of "$1")" -gt "$2" ]
+}
+
+# close_during_fio WHAT DISK SESSIONS-DIR CMD...: run CMD while fio writes
+# and verifies (as it goes) DISK, whose I/O goes through the sessions of
+# SESSIONS-DIR; fio must pass.
 close_during_fio() {
-	local what=$1 disk=$2 fpid
-	shift 2
+	local what=$1 disk=$2 sdir=$3 fpid c0
+	shift 3
 	log "fio on $disk, $what meanwhile"
+	c0=$(commands_of "$sdir")
 	fio --name="close-$what" --filename="$disk" --ioengine=libaio \
-		--direct=1 --rw=randwrite --bs=4k --iodepth=16 --size=24M \
-		--verify=crc32c --do_verify=1 --verify_fatal=1 \
-		--minimal > /tmp/fio-$what.out 2>&1 &
+		--direct=1 --rw=randwrite --bs=4k --iodepth=16 --size=16M \
+		--time_based --runtime=5 --verify=crc32c --verify_backlog=64 \
+		--verify_fatal=1 --minimal > /tmp/fio-$what.out 2>&1 &
 	fpid=$!
-	sleep 2
+	# close once fio's I/O flows through the session
+	wait_for 20 "fio I/O through ${sdir#"$SCST"/}" more_commands "$sdir" $((c0 + 500))
+	log "active_commands before $what: $(cat "$sdir"/*/active_commands | tr '\n' ' ')"
 	"$@"
-	# a hang detector, not a timing: fio of 24 MiB takes seconds
+	# a hang detector, not a timing: fio runs for 5 s
 	local i
 	for i in $(seq 1 900); do
 		kill -0 $fpid 2>/dev/null || break
@@ -123,25 +146,25 @@ nexus_more() {
 }
 
 local_force_close() {
-	log "active_commands before force_close: $(cat $S/active_commands)"
 	run sh -c "echo 1 > $S/force_close"
 }
 n0=$(nexus_lines)
-close_during_fio local "$bio" local_force_close
+close_during_fio local "$fio" $T/sessions local_force_close
 wait_for 20 "new nexus of host1" nexus_more "$n0"
 wait_for 10 "session host1 back" test -d $S
 assert_eq "$(local_host tgt1 host1)" "$host" "same SCSI host after force_close"
 assert_eq "$(lun_disk "$host" 0)" "$bio" "same disk after force_close"
-assert_eq "$(lun_dirs $S | tr '\n' ' ')" "lun0 lun1 " "lun dirs of the new session"
+assert_eq "$(lun_disk "$host" 2)" "$fio" "same fileio disk after force_close"
+assert_eq "$(lun_dirs $S | tr '\n' ' ')" "lun0 lun1 lun2 " "lun dirs of the new session"
 wait_for 10 "idle counters after force_close" sess_idle $S
 
 # --- scstadmin -close_session ----------------------------------------------
 if command -v scstadmin > /dev/null; then
 	out=$(scstadmin -list_sessions 2>&1) || fail "scstadmin -list_sessions: $out"
 	echo "$out"
-	grep -q "lun0" <<< "$out" || fail "-list_sessions does not show lun0"
+	grep -q "LUN 0 .* active command(s)" <<< "$out" || fail "-list_sessions does not show LUN 0 of host1"
 	n0=$(nexus_lines)
-	close_during_fio scstadmin "$bio" run scstadmin -close_session host1 \
+	close_during_fio scstadmin "$bio" $T/sessions run scstadmin -close_session host1 \
 		-driver scst_local -target tgt1 -noprompt
 	wait_for 20 "new nexus of host1 (scstadmin)" nexus_more "$n0"
 	expect_fail scstadmin -close_session nosuch -driver scst_local -target tgt1 -noprompt
@@ -170,7 +193,7 @@ srp_force_close() {
 	log "force_close of SRP session $first (of $nsess)"
 	run sh -c "echo 1 > '$R/sessions/$first/force_close'"
 }
-close_during_fio srp "$sdisk" srp_force_close
+close_during_fio srp "$sdisk" "$R/sessions" srp_force_close
 dmesg | grep -q "session $first: force_close: closing it" ||
 	fail "no log line of the SRP force_close"
 srpt_wait_sessions "$R" "$nsess"
