@@ -79,44 +79,51 @@ static void test_close_session_dry_run(void **state)
 	check_file(SESS "/force_close", "");
 }
 
+/* -close_session NAME -driver D -target T (NULL: left out) must fail. */
+static void close_fails(const char *name, const char *drv, const char *tgt,
+			int code, const char *err)
+{
+	const char *args[8];
+	struct res r;
+	int n = 0;
+
+	args[n++] = "-close_session";
+	if (name)
+		args[n++] = name;
+	if (drv) {
+		args[n++] = "-driver";
+		args[n++] = drv;
+	}
+	if (tgt) {
+		args[n++] = "-target";
+		args[n++] = tgt;
+	}
+	args[n] = NULL;
+	r = run_argv(NULL, args);
+	EXPECT(r, code, err);
+	res_free(&r);
+}
+
 static void test_close_session_errors(void **state)
 {
 	char *before;
-	struct res r;
 
 	(void)state;
 	add_session(true);
 	before = fake_snapshot();
-
-	r = run("-close_session", "0x1234", "-target", "gid1", NULL);
-	EXPECT(r, EXIT_USAGE, "needs -driver");
-	res_free(&r);
-	r = run("-close_session", "0x1234", "-driver", "ib_srpt", NULL);
-	EXPECT(r, EXIT_USAGE, "needs -target");
-	res_free(&r);
-	r = run("-close_session", NULL);
-	EXPECT(r, EXIT_USAGE, "needs an argument");
-	res_free(&r);
-	r = run("-close_session", "0x1234", "-driver", "iscsi", "-target",
-		"gid1", NULL);
-	EXPECT(r, EXIT_NOTFOUND, "target driver 'iscsi' is not loaded");
-	res_free(&r);
-	r = run("-close_session", "0x1234", "-driver", "ib_srpt", "-target",
-		"gid9", NULL);
-	EXPECT(r, EXIT_NOTFOUND, "target 'gid9' of driver 'ib_srpt' does not exist");
-	res_free(&r);
-	r = run("-close_session", "0x9999", "-driver", "ib_srpt", "-target",
-		"gid1", NULL);
-	EXPECT(r, EXIT_NOTFOUND, "session '0x9999' of target 'gid1' (driver ib_srpt) does not exist");
-	res_free(&r);
-	r = run("-close_session", "../../gid1", "-driver", "ib_srpt",
-		"-target", "gid1", NULL);
-	EXPECT(r, EXIT_USAGE, "bad session name '../../gid1'");
-	res_free(&r);
-	r = run("-close_session", "..", "-driver", "ib_srpt", "-target",
-		"gid1", NULL);
-	EXPECT(r, EXIT_USAGE, "bad session name '..'");
-	res_free(&r);
+	close_fails("0x1234", NULL, "gid1", EXIT_USAGE, "needs -driver");
+	close_fails("0x1234", "ib_srpt", NULL, EXIT_USAGE, "needs -target");
+	close_fails(NULL, NULL, NULL, EXIT_USAGE, "needs an argument");
+	close_fails("0x1234", "iscsi", "gid1", EXIT_NOTFOUND,
+		    "target driver 'iscsi' is not loaded");
+	close_fails("0x1234", "ib_srpt", "gid9", EXIT_NOTFOUND,
+		    "target 'gid9' of driver 'ib_srpt' does not exist");
+	close_fails("0x9999", "ib_srpt", "gid1", EXIT_NOTFOUND,
+		    "session '0x9999' of target 'gid1' (driver ib_srpt) does not exist");
+	close_fails("../../gid1", "ib_srpt", "gid1", EXIT_USAGE,
+		    "bad session name '../../gid1'");
+	close_fails("..", "ib_srpt", "gid1", EXIT_USAGE,
+		    "bad session name '..'");
 	check_unchanged(before);
 	free(before);
 }
@@ -125,15 +132,12 @@ static void test_close_session_errors(void **state)
 static void test_close_session_no_attr(void **state)
 {
 	char *before;
-	struct res r;
 
 	(void)state;
 	add_session(false);
 	before = fake_snapshot();
-	r = run("-close_session", "0x1234", "-driver", "ib_srpt", "-target",
-		"gid1", NULL);
-	EXPECT(r, EXIT_NOTFOUND, "the running modules have no force_close attribute");
-	res_free(&r);
+	close_fails("0x1234", "ib_srpt", "gid1", EXIT_NOTFOUND,
+		    "the running modules have no force_close attribute");
 	check_unchanged(before);
 	free(before);
 }
