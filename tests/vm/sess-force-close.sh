@@ -102,9 +102,10 @@ commands_of() {
 	cat "$1"/*/commands | awk '{ n += $1 } END { print n + 0 }'
 }
 
-# more_commands SESSIONS-DIR N: its sessions' commands went past N
-more_commands() {
-	[ "$(commands_of "$1")" -gt "$2" ]
+# io_flows SESSIONS-DIR N PID: its sessions' commands went past N, or
+# fio (PID) is gone
+io_flows() {
+	[ "$(commands_of "$1")" -gt "$2" ] || ! kill -0 "$3" 2> /dev/null
 }
 
 # close_during_fio WHAT DISK SESSIONS-DIR CMD...: run CMD while fio writes
@@ -117,14 +118,15 @@ close_during_fio() {
 	c0=$(commands_of "$sdir")
 	fio --name="close-$what" --filename="$disk" --ioengine=libaio \
 		--direct=1 --rw=randwrite --bs=4k --iodepth=16 --size=16M \
-		--time_based --runtime=5 --verify=crc32c --verify_backlog=64 \
+		--time_based --runtime=10 --verify=crc32c --verify_backlog=64 \
 		--verify_fatal=1 --minimal > /tmp/fio-$what.out 2>&1 &
 	fpid=$!
-	# close once fio's I/O flows through the session
-	wait_for 20 "fio I/O through ${sdir#"$SCST"/}" more_commands "$sdir" $((c0 + 500))
+	# close once fio's I/O flows through the sessions (a hang detector)
+	wait_for 30 "fio I/O through ${sdir#"$SCST"/}" io_flows "$sdir" $((c0 + 64)) $fpid
+	kill -0 $fpid 2> /dev/null || { cat /tmp/fio-$what.out; fail "fio ($what) ended before the close"; }
 	log "active_commands before $what: $(cat "$sdir"/*/active_commands | tr '\n' ' ')"
 	"$@"
-	# a hang detector, not a timing: fio runs for 5 s
+	# a hang detector, not a timing: fio runs for 10 s
 	local i
 	for i in $(seq 1 900); do
 		kill -0 $fpid 2>/dev/null || break
