@@ -21,7 +21,16 @@
  * Locking: scst_local_mutex serializes target/session creation and removal
  * (the mgmt hooks, the close_session worker and module exit) and protects
  * scst_local_tgt_list and each target's session list. The command path,
- * the EH handlers, close_session() and the sysfs attributes never take it.
+ * the EH handlers, close_session(), the reset worker and the sysfs
+ * attributes never take it.
+ *
+ * A force_close of a session (sessions/<sess>/force_close) ends its I_T
+ * nexus and opens a new one on the same SCSI host, as a real initiator
+ * logs in again: the host and its disks stay, the commands of the old
+ * nexus end with TASK ABORTED (which the midlayer retries) and the new one
+ * starts with POWER ON OCCURRED (SAM-5 6.3.4). scst_local_sess.nexus_mutex
+ * serializes that swap with the EH handlers' TMFs and with the session's
+ * removal; the command path reads the session pointer under RCU.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -123,12 +132,17 @@ struct scst_local_tgt {
 enum {
 	/* the core asked us to close the session (->close_session()) */
 	SCST_LOCAL_SESS_CLOSING,
+	/* scst_local_remove_session() started: no more nexus swaps */
+	SCST_LOCAL_SESS_REMOVING,
 };
 
 /**
  * struct scst_local_sess - a session, i.e. one SCSI host; this is the
  *	hostdata of @shost, so it lives as long as the Scsi_Host does
- * @scst_sess: the core's session
+ * @scst_sess: the core's session (NULL while a force_close swaps it);
+ *	RCU for the command path, @nexus_mutex for the rest
+ * @nexus_mutex: see "Locking" above
+ * @reset_work: opens a new nexus after a force_close
  * @shost: the SCSI host
  * @tgt: the target
  * @flags: SCST_LOCAL_SESS_* bits
@@ -136,7 +150,9 @@ enum {
  * @name: session (= initiator) name
  */
 struct scst_local_sess {
-	struct scst_session *scst_sess;
+	struct scst_session __rcu *scst_sess;
+	struct mutex nexus_mutex;		/* swaps of @scst_sess */
+	struct work_struct reset_work;
 	struct Scsi_Host *shost;
 	struct scst_local_tgt *tgt;
 	unsigned long flags;
@@ -174,6 +190,7 @@ static struct device *scst_local_root;
 
 static void scst_local_close_work_fn(struct work_struct *work);
 static DECLARE_WORK(scst_local_close_work, scst_local_close_work_fn);
+static void scst_local_reset_work_fn(struct work_struct *work);
 
 /* EH statistics, targets/scst_local/stats */
 static atomic_t scst_local_nr_aborts = ATOMIC_INIT(0);
@@ -295,6 +312,7 @@ static int scst_local_queuecommand(struct Scsi_Host *shost,
 {
 	struct scst_local_sess *sess = shost_priv(shost);
 	struct scst_local_cmd *lcmd = scsi_cmd_priv(sc);
+	struct scst_session *scst_sess;
 	struct scst_cmd *cmd;
 	struct scsi_lun lun;
 
@@ -309,8 +327,17 @@ static int scst_local_queuecommand(struct Scsi_Host *shost,
 	}
 
 	int_to_scsilun(sc->device->lun, &lun);
-	cmd = scst_rx_cmd(sess->scst_sess, lun.scsi_lun, sizeof(lun.scsi_lun),
-			  sc->cmnd, sc->cmd_len, GFP_ATOMIC);
+	/*
+	 * The reset worker waits for a grace period before it unregisters
+	 * the old session, so the session we pass stays until the command
+	 * holds it; none while it opens a new one: the block layer retries.
+	 */
+	rcu_read_lock();
+	scst_sess = rcu_dereference(sess->scst_sess);
+	cmd = scst_sess ? scst_rx_cmd(scst_sess, lun.scsi_lun,
+				      sizeof(lun.scsi_lun), sc->cmnd,
+				      sc->cmd_len, GFP_ATOMIC) : NULL;
+	rcu_read_unlock();
 	if (IS_ERR_OR_NULL(cmd)) {
 		/*
 		 * Once the core asked us to close the session it may refuse
@@ -584,6 +611,7 @@ static enum scst_tmf_response scst_local_tmf(struct scsi_cmnd *sc,
 					     u64 tag)
 {
 	struct scst_local_sess *sess = shost_priv(sc->device->host);
+	struct scst_session *scst_sess;
 	struct scst_local_tmf tmf;
 	struct scst_mgmt_cmd *mcmd;
 	unsigned int waited = 0;
@@ -591,8 +619,18 @@ static enum scst_tmf_response scst_local_tmf(struct scsi_cmnd *sc,
 	init_completion(&tmf.done);
 	tmf.status = SCST_MGMT_STATUS_FAILED;
 
+	/*
+	 * Not during a nexus swap (force_close): the TMF goes to the new
+	 * session, whose commands are the only ones left. Once received, it
+	 * holds its session until it completes (the core's active_tmfs).
+	 */
+	mutex_lock(&sess->nexus_mutex);
+	scst_sess = rcu_dereference_protected(sess->scst_sess,
+					      lockdep_is_held(&sess->nexus_mutex));
 	/* GFP_NOIO: we may be what stands between reclaim and its I/O */
-	mcmd = scst_rx_mgmt_fn(sess->scst_sess, fn, lun, tag, &tmf, GFP_NOIO);
+	mcmd = scst_sess ? scst_rx_mgmt_fn(scst_sess, fn, lun, tag, &tmf,
+					   GFP_NOIO) : NULL;
+	mutex_unlock(&sess->nexus_mutex);
 	if (IS_ERR_OR_NULL(mcmd)) {
 		scmd_printk(KERN_ERR, sc, "%s: the target core refused it (%ld)\n",
 			    scst_local_tmf_name[fn],
@@ -835,6 +873,8 @@ static int scst_local_add_session(struct scst_local_tgt *tgt,
 	sess = shost_priv(shost);
 	sess->shost = shost;
 	sess->tgt = tgt;
+	mutex_init(&sess->nexus_mutex);
+	INIT_WORK(&sess->reset_work, scst_local_reset_work_fn);
 	INIT_LIST_HEAD(&sess->entry);
 	strscpy(sess->name, name, sizeof(sess->name));
 
@@ -853,7 +893,7 @@ static int scst_local_add_session(struct scst_local_tgt *tgt,
 		       ret);
 		goto put_host;
 	}
-	sess->scst_sess = scst_sess;
+	RCU_INIT_POINTER(sess->scst_sess, scst_sess);
 
 	ret = scsi_add_host(shost, scst_local_root);
 	if (ret) {
@@ -890,16 +930,74 @@ put_host:
 static void scst_local_remove_session(struct scst_local_sess *sess)
 {
 	struct Scsi_Host *shost = sess->shost;
+	struct scst_session *scst_sess;
 
 	lockdep_assert_held(&scst_local_mutex);
 
 	list_del_init(&sess->entry);
 	pr_info("target %s: removing session %s (SCSI host%u)\n",
 		sess->tgt->scst_tgt->name, sess->name, shost->host_no);
+	/* after a swap in progress; none after this */
+	mutex_lock(&sess->nexus_mutex);
+	set_bit(SCST_LOCAL_SESS_REMOVING, &sess->flags);
+	mutex_unlock(&sess->nexus_mutex);
 	scsi_remove_host(shost);
-	scst_unregister_session(sess->scst_sess, true, NULL);
+	scst_sess = rcu_dereference_protected(sess->scst_sess, true);
+	/* NULL: a swap failed to open a new nexus */
+	if (scst_sess)
+		scst_unregister_session(scst_sess, true, NULL);
+	/*
+	 * Its force_close attribute is gone: nobody queues the reset work
+	 * any more, and a queued one finds SCST_LOCAL_SESS_REMOVING.
+	 */
+	cancel_work_sync(&sess->reset_work);
 	/* frees @sess, the host's hostdata */
 	scsi_host_put(shost);
+}
+
+/**
+ * scst_local_reset_work_fn() - a new I_T nexus after a force_close
+ * @work: the session's reset_work
+ *
+ * Unregistering the old session aborts its commands: each comes back
+ * through ->xmit_response() with TASK ABORTED, which the midlayer retries
+ * on the new session. Commands queued meanwhile find no session and are
+ * requeued by the block layer (SCSI_MLQUEUE_HOST_BUSY). If no new session
+ * can be opened, the host goes as after the core's close request.
+ */
+static void scst_local_reset_work_fn(struct work_struct *work)
+{
+	struct scst_local_sess *sess = container_of(work, struct scst_local_sess,
+						    reset_work);
+	struct scst_session *old, *new;
+
+	mutex_lock(&sess->nexus_mutex);
+	if (test_bit(SCST_LOCAL_SESS_REMOVING, &sess->flags) ||
+	    test_bit(SCST_LOCAL_SESS_CLOSING, &sess->flags))
+		goto unlock;
+	old = rcu_dereference_protected(sess->scst_sess,
+					lockdep_is_held(&sess->nexus_mutex));
+	if (!old)
+		goto unlock;
+	RCU_INIT_POINTER(sess->scst_sess, NULL);
+	/* queuecommand() calls that saw @old have handed it their command */
+	synchronize_rcu();
+	scst_unregister_session(old, true, NULL);
+
+	new = scst_register_session(sess->tgt->scst_tgt, sess->name, sess);
+	if (IS_ERR_OR_NULL(new)) {
+		pr_err("session %s: no new session after force_close (%ld): removing SCSI host%u\n",
+		       sess->name, new ? PTR_ERR(new) : -ENOMEM,
+		       sess->shost->host_no);
+		set_bit(SCST_LOCAL_SESS_CLOSING, &sess->flags);
+		queue_work(system_long_wq, &scst_local_close_work);
+		goto unlock;
+	}
+	rcu_assign_pointer(sess->scst_sess, new);
+	pr_info("target %s: session %s has a new I_T nexus (SCSI host%u)\n",
+		sess->tgt->scst_tgt->name, sess->name, sess->shost->host_no);
+unlock:
+	mutex_unlock(&sess->nexus_mutex);
 }
 
 /**
@@ -999,21 +1097,31 @@ static void scst_local_close_work_fn(struct work_struct *work)
  * scst_local_close_session() - the core asks us to close a session
  * @scst_sess: the session
  *
- * Does not sleep and takes no lock, whatever the core holds: from now on
- * commands the core refuses fail with DID_NO_CONNECT, and a worker removes
- * the SCSI host and unregisters the session (scst_unregister_session() is
- * thus called after this returns). If a mgmt command or the module's exit
- * removes the session first, the worker finds nothing to do.
+ * Does not sleep and takes no lock, whatever the core holds; both cases
+ * end in a worker, which calls scst_unregister_session() after this
+ * returns.
  *
- * The core calls it from scst_unregister_target() (without scst_mutex) and
- * then waits for the target's sessions to be unregistered. We remove a
- * target's sessions ourselves before we unregister it, so this is a safety
- * net for other callers the core may grow.
+ * The administrator's force_close: the reset worker replaces the session
+ * by a new one on the same SCSI host (see "Locking" above). A request for
+ * a session already being replaced is one for the new one, and is ignored.
+ *
+ * The target is being unregistered: from now on commands the core refuses
+ * fail with DID_NO_CONNECT, and a worker removes the SCSI host and
+ * unregisters the session. If a mgmt command or the module's exit removes
+ * the session first, the worker finds nothing to do. The core calls it
+ * from scst_unregister_target() (without scst_mutex) and then waits for
+ * the target's sessions to be unregistered; we remove a target's sessions
+ * ourselves before we unregister it, so this is a safety net.
  */
 static void scst_local_close_session(struct scst_session *scst_sess)
 {
 	struct scst_local_sess *sess = scst_sess->tgt_priv;
 
+	if (!scst_sess_tgt_unregistering(scst_sess)) {
+		if (rcu_access_pointer(sess->scst_sess) == scst_sess)
+			queue_work(system_long_wq, &sess->reset_work);
+		return;
+	}
 	set_bit(SCST_LOCAL_SESS_CLOSING, &sess->flags);
 	queue_work(system_long_wq, &scst_local_close_work);
 }

@@ -228,6 +228,7 @@ void scst_dev_queue_exec(struct scst_cmd *cmd);
 int scst_dev_set_threads(struct scst_device *dev, int n,
 			 enum scst_threads_pool_type type);
 ssize_t scst_dev_threads_pids(struct scst_device *dev, char *buf);
+ssize_t scst_tgt_dev_threads_pids(struct scst_tgt_dev *tgt_dev, char *buf);
 
 /* sysfs */
 int scst_sysfs_init(void);
@@ -250,6 +251,7 @@ int scst_sysfs_sess_add(struct scst_session *sess);
 void scst_sysfs_sess_del(struct scst_session *sess);
 void scst_sysfs_sess_free(struct scst_session *sess);
 void scst_sysfs_sess_update_luns_link(struct scst_session *sess);
+void scst_sysfs_sess_sync_luns(struct scst_session *sess);
 int scst_sysfs_devt_add(struct scst_dev_type *dt);
 void scst_sysfs_devt_del(struct scst_dev_type *dt);
 int scst_sysfs_dev_add(struct scst_device *dev);

@@ -10,7 +10,7 @@
  *   targets/<drv>/<tgt>/ini_groups/mgmt     create G | del G
  *   .../ini_groups/<G>/initiators/mgmt      add P | del P | move P G2 | clear
  *   .../ini_groups/<G>/luns/                as the target's luns/
- *   targets/<drv>/<tgt>/sessions/<sess>/    initiator_name, counters, luns
+ *   targets/<drv>/<tgt>/sessions/           see scst_sysfs_sess.c
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -861,113 +861,4 @@ void scst_sysfs_tgt_del(struct scst_tgt *tgt)
 	kobject_put(&tgt->kobj);
 	wait_for_completion(&tgt->kobj_released);
 	kfree(tgt);
-}
-
-/* ---------------------------------------------------------------------- */
-/* sessions/<sess>/                                                       */
-
-static void scst_sess_release(struct kobject *kobj)
-{
-	complete(&scst_kobj_to_sess(kobj)->kobj_released);
-}
-
-#define SCST_SESS_COUNTER_ATTR(fname, expr)				\
-static ssize_t scst_sess_##fname##_show(struct kobject *kobj,		\
-					struct kobj_attribute *attr,	\
-					char *buf)			\
-{									\
-	struct scst_session *sess = scst_kobj_to_sess(kobj);		\
-									\
-	return sysfs_emit(buf, "%lld\n", (long long)(expr));		\
-}									\
-static struct kobj_attribute scst_sess_##fname##_attr =		\
-	__ATTR(fname, 0444, scst_sess_##fname##_show, NULL)
-
-SCST_SESS_COUNTER_ATTR(active_commands, atomic_read(&sess->active_cmds));
-SCST_SESS_COUNTER_ATTR(commands, atomic64_read(&sess->commands));
-SCST_SESS_COUNTER_ATTR(read_cmd_count, atomic64_read(&sess->read_cmds));
-SCST_SESS_COUNTER_ATTR(write_cmd_count, atomic64_read(&sess->write_cmds));
-SCST_SESS_COUNTER_ATTR(read_io_count_kb,
-		       atomic64_read(&sess->read_bytes) >> 10);
-SCST_SESS_COUNTER_ATTR(write_io_count_kb,
-		       atomic64_read(&sess->write_bytes) >> 10);
-
-static ssize_t scst_sess_initiator_name_show(struct kobject *kobj,
-					     struct kobj_attribute *attr,
-					     char *buf)
-{
-	return sysfs_emit(buf, "%s\n", scst_kobj_to_sess(kobj)->initiator_name);
-}
-
-static struct kobj_attribute scst_sess_initiator_name_attr =
-	__ATTR(initiator_name, 0444, scst_sess_initiator_name_show, NULL);
-
-static struct attribute *scst_sess_attrs[] = {
-	&scst_sess_initiator_name_attr.attr,
-	&scst_sess_active_commands_attr.attr,
-	&scst_sess_commands_attr.attr,
-	&scst_sess_read_cmd_count_attr.attr,
-	&scst_sess_write_cmd_count_attr.attr,
-	&scst_sess_read_io_count_kb_attr.attr,
-	&scst_sess_write_io_count_kb_attr.attr,
-	NULL,
-};
-ATTRIBUTE_GROUPS(scst_sess);
-
-static const struct kobj_type scst_sess_ktype = {
-	.sysfs_ops = &kobj_sysfs_ops,
-	.release = scst_sess_release,
-	.default_groups = scst_sess_groups,
-};
-
-/* sessions/<sess>/luns links to the luns/ of the group it matched. */
-void scst_sysfs_sess_update_luns_link(struct scst_session *sess)
-{
-	sysfs_remove_link(&sess->kobj, "luns");
-	if (sysfs_create_link(&sess->kobj, sess->acg->luns_kobj, "luns"))
-		pr_warn("%s: cannot link its luns\n", sess->sess_name);
-}
-
-int scst_sysfs_sess_add(struct scst_session *sess)
-{
-	struct scst_tgt *tgt = sess->tgt;
-	int ret;
-
-	ret = kobject_init_and_add(&sess->kobj, &scst_sess_ktype,
-				   tgt->sessions_kobj, "%s", sess->sess_name);
-	if (ret)
-		goto put;
-	ret = sysfs_create_link(&sess->kobj, sess->acg->luns_kobj, "luns");
-	if (ret)
-		goto del;
-	if (tgt->tgtt->sess_attrs) {
-		ret = sysfs_create_files(&sess->kobj, tgt->tgtt->sess_attrs);
-		if (ret)
-			goto remove_link;
-	}
-	return 0;
-
-remove_link:
-	sysfs_remove_link(&sess->kobj, "luns");
-del:
-	kobject_del(&sess->kobj);
-put:
-	kobject_put(&sess->kobj);
-	wait_for_completion(&sess->kobj_released);
-	return ret;
-}
-
-/* Removes the directory; no attribute method runs once this returns. */
-void scst_sysfs_sess_del(struct scst_session *sess)
-{
-	sysfs_remove_link(&sess->kobj, "luns");
-	kobject_del(&sess->kobj);
-}
-
-/* Frees @sess, after scst_sysfs_sess_del(). */
-void scst_sysfs_sess_free(struct scst_session *sess)
-{
-	kobject_put(&sess->kobj);
-	wait_for_completion(&sess->kobj_released);
-	kfree(sess);
 }

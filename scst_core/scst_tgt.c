@@ -687,6 +687,9 @@ publish:
 	rcu_assign_pointer(sess->lun_map, map);
 	if (!initial && changed)
 		scst_sess_add_ua(sess, SCST_SENSE_REPORTED_LUNS_CHANGED);
+	/* the lun<N>/ of a nexus goes before the nexus can be released */
+	if (!initial)
+		scst_sysfs_sess_sync_luns(sess);
 
 	if (old) {
 		for (i = 0; i < old->nr; i++)
@@ -882,7 +885,7 @@ void scst_unregister_target(struct scst_tgt *tgt)
 		mutex_lock(&scst_mutex);
 		list_for_each_entry(sess, &tgt->sess_list, tgt_entry) {
 			if (!sess->close_requested && !sess->shutting_down) {
-				sess->close_requested = true;
+				WRITE_ONCE(sess->close_requested, true);
 				found = sess;
 				break;
 			}

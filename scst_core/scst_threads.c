@@ -377,3 +377,17 @@ ssize_t scst_dev_threads_pids(struct scst_device *dev, char *buf)
 	n += sysfs_emit_at(buf, n, "\n");
 	return n;
 }
+
+/* The PIDs of the per-initiator threads serving one nexus. */
+ssize_t scst_tgt_dev_threads_pids(struct scst_tgt_dev *tgt_dev, char *buf)
+{
+	struct scst_device *dev = tgt_dev->dev;
+	ssize_t n = 0;
+
+	mutex_lock(&dev->dev_mutex);
+	if (tgt_dev->ini_pool)
+		n = scst_threads_emit_pids(&tgt_dev->ini_pool->threads, buf, 0);
+	mutex_unlock(&dev->dev_mutex);
+	n += sysfs_emit_at(buf, n, "\n");
+	return n;
+}

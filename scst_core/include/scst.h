@@ -133,6 +133,7 @@ enum scst_exec_res {
 struct scst_cmd;
 struct scst_mgmt_cmd;
 struct scst_session;
+struct scst_sess_lun;
 struct scst_tgt;
 struct scst_device;
 struct scst_tgt_dev;
@@ -177,8 +178,18 @@ struct scst_cmd_threads {
  * @task_mgmt_fn_done: a TMF finished; its response is in the mcmd
  * @enable_target: the administrator wrote the target's enabled attribute
  * @is_target_enabled: the current state of a target
- * @close_session: the core asks the driver to close @sess (target
- *	disabled or deleted); the driver calls scst_unregister_session()
+ * @close_session: the core asks the driver to close @sess, for one of two
+ *	reasons: its target is being unregistered
+ *	(scst_sess_tgt_unregistering() is true: the session must go for
+ *	good), or the administrator wrote 1 to sessions/<sess>/force_close
+ *	(end this I_T nexus; the initiator may log in again, and a driver
+ *	whose "initiator" is local, such as scst_local, may open a new
+ *	session itself). The driver calls scst_unregister_session() later,
+ *	from its own context: this is called from the session's own sysfs
+ *	attribute, whose removal waits for it to return, so it must neither
+ *	wait for the session to go nor take a lock held around
+ *	scst_unregister_session(..., true, ...). Without it force_close
+ *	fails with -EOPNOTSUPP.
  * @add_target: targets/<driver>/mgmt "add_target NAME [k=v;...]", for
  *	drivers whose targets are made by the administrator (optional)
  * @del_target: targets/<driver>/mgmt "del_target NAME" (optional)
@@ -362,6 +373,7 @@ struct scst_tgt_dev {
 
 	/* private to the core */
 	struct list_head dev_entry;		/* on dev->tgt_dev_list */
+	struct scst_sess_lun *sysfs;		/* sessions/<s>/lun<N>/ */
 	struct scst_cmd_threads *threads;	/* the pool its commands use */
 	struct scst_ini_pool *ini_pool;		/* per_initiator pool, shared */
 	spinlock_t ua_lock;			/* ua_list */
@@ -390,6 +402,7 @@ struct scst_session {
 	/* private to the core */
 	struct list_head tgt_entry;		/* on tgt->sess_list */
 	struct kobject kobj;
+	struct list_head lun_dirs;		/* lun<N>/; scst_mutex */
 	struct kobject *luns_link_target;
 	struct scst_acg *acg;			/* the access group it matched */
 	struct scst_lun_map __rcu *lun_map;	/* its LUNs, RCU-read per cmd */
@@ -658,6 +671,15 @@ static inline struct scst_tgt *scst_kobj_to_tgt(struct kobject *kobj)
 static inline struct scst_session *scst_kobj_to_sess(struct kobject *kobj)
 {
 	return container_of(kobj, struct scst_session, kobj);
+}
+
+/*
+ * In ->close_session(): true when the session's target is being
+ * unregistered, false for an administrator's force_close.
+ */
+static inline bool scst_sess_tgt_unregistering(const struct scst_session *sess)
+{
+	return READ_ONCE(sess->close_requested);
 }
 
 /* The "[key]" line SCST appends to a non-default attribute value. */

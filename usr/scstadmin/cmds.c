@@ -999,5 +999,7 @@ int run_command(struct opts *o)
 		return cmd_list(o);
 	if (!strncmp(c, "set_", 4))
 		return cmd_set_attr(o);
+	if (!strcmp(c, "close_session"))
+		return cmd_close_session(o);
 	return cmd_object(o);
 }

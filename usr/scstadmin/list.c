@@ -96,6 +96,7 @@ static void print_sessions(const struct sysfs *sys, const char *rel)
 		}
 		printf("\t\t\t%s  initiator %s, %s active command(s), LUNs of group %s\n",
 		       e->d_name, ini ? ini : "?", act ? act : "?", group);
+		sessions_print_luns(sys, rel, e->d_name);
 		free(link);
 		free(ini);
 		free(act);

@@ -92,6 +92,7 @@ static const struct optdef optdefs[] = {
 	CMD("add_tgrp_tgt", "T", "ALUA: -dev_group DGRP -tgt_group TGRP"),
 	CMD("rem_tgrp_tgt", "T", "ALUA: -dev_group DGRP -tgt_group TGRP"),
 	CMD("version", NULL, "print scstadmin's version and the kernel modules' (also --version)"),
+	CMD("close_session", "NAME", "-driver D -target T: close it (the initiator may log in again)"),
 	MOD("handler", "H", handler, "the device handler"),
 	MOD("driver", "D", driver, "the target driver"),
 	MOD("target", "T", target, "the target"),
