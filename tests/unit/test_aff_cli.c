@@ -105,23 +105,32 @@ static int teardown(void **state)
 	return system(cmd) ? -1 : 0;
 }
 
-/* Run the tool with @args; its output in @out; its exit status. */
-static int tool(const char *args, char *out, size_t len)
+/* Run the tool with exactly @args; its output in @out; its exit status. */
+static int tool_raw(const char *args, char *out, size_t len)
 {
-	char cmd[1024];
+	char cmd[8192];
 	size_t n = 0;
 	FILE *p;
 	int st;
 
-	snprintf(cmd, sizeof(cmd),
-		 "%s --sysfs-root %s/scst --proc-root %s/proc --sys-root %s/sys --irq 'virtio*' --irq 'nvme*' %s 2>&1",
-		 AFF_BIN, root, root, root, args);
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 </dev/null", AFF_BIN, args);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	n = fread(out, 1, len - 1, p);
 	out[n] = '\0';
 	st = pclose(p);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Run the tool on the fake tree with @args. */
+static int tool(const char *args, char *out, size_t len)
+{
+	char cmd[4608];
+
+	snprintf(cmd, sizeof(cmd),
+		 "--sysfs-root %s/scst --proc-root %s/proc --sys-root %s/sys --irq 'virtio*' --irq 'nvme*' %s",
+		 root, root, root, args);
+	return tool_raw(cmd, out, len);
 }
 
 static void test_apply(void **state)
@@ -210,12 +219,59 @@ static void test_save_restore(void **state)
 	assert_string_equal(after, before);
 }
 
+/*
+ * The global options before a command are parsed as options (--opt=value
+ * too, --dry-run takes no argument): --dry-run or an unknown option before
+ * sweep stops it before it opens anything, let alone the real /sys.
+ */
+static void test_global_opts(void **state)
+{
+	char before[2048], after[2048], out[4096], args[1024];
+	char v[128];
+
+	(void)state;
+	snapshot(before, sizeof(before));
+	snprintf(args, sizeof(args),
+		 "--dry-run --sysfs-root=%s/scst --proc-root=%s/proc --sys-root=%s/sys sweep --filename /dev/null --runs 1 --runtime 1 --fio /bin/false --no-png",
+		 root, root, root);
+	assert_int_equal(tool_raw(args, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "--dry-run"));
+	snprintf(args, sizeof(args),
+		 "--sysfs-root=%s/scst --bogus --proc-root=%s/proc --sys-root=%s/sys sweep --filename /dev/null",
+		 root, root, root);
+	assert_int_equal(tool_raw(args, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "bogus"));
+	snprintf(args, sizeof(args),
+		 "--irq='virtio*' --irq='nvme*' --irq 'a' --irq b --irq c --irq d --irq e --irq f --irq g --irq h --irq i --irq j --irq k --irq l --irq m --irq n --irq o --sysfs-root=%s/scst sweep --filename /dev/null",
+		 root);
+	assert_int_equal(tool_raw(args, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "at most 16 --irq"));
+	snapshot(after, sizeof(after));
+	assert_string_equal(after, before);
+	/* --opt=value forms are honoured before a command */
+	snprintf(args, sizeof(args),
+		 "--sysfs-root=%s/scst --proc-root=%s/proc --sys-root=%s/sys --irq=virtio* --dry-run apply split",
+		 root, root, root);
+	assert_int_equal(tool_raw(args, out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "would set"));
+	snapshot(after, sizeof(after));
+	assert_string_equal(after, before);
+	snprintf(args, sizeof(args),
+		 "--sysfs-root=%s/scst --proc-root=%s/proc --sys-root=%s/sys --irq=virtio* apply split",
+		 root, root, root);
+	assert_int_equal(tool_raw(args, out, sizeof(out)), 0);
+	get("proc/irq/24/smp_affinity_list", v, sizeof(v));
+	assert_string_equal(v, "0");
+}
+
 int main(void)
 {
 	const UNIT_TEST_LIST(tests) = {
 		cmocka_unit_test_setup_teardown(test_apply, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_save_restore, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_global_opts, setup,
 						teardown),
 	};
 

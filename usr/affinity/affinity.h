@@ -21,11 +21,13 @@ enum {
 	AFF_EXIT_INTR	= 130,	/* sweep interrupted, state restored */
 };
 
+#define AFF_MAX_IRQ_PATS	16
+
 struct aff_env {
 	struct sysfs scst;		/* /sys/kernel/scst_tgt */
 	char proc[PATH_MAX];		/* /proc */
 	char sys[PATH_MAX];		/* /sys */
-	const char *irq_pats[16];	/* --irq PATTERN */
+	const char *irq_pats[AFF_MAX_IRQ_PATS];	/* --irq PATTERN */
 	unsigned int nirq_pats;
 	bool dry_run, json, quiet;
 };
@@ -81,5 +83,7 @@ int aff_sweep(struct aff_env *e, int argc, char **argv);
 int aff_apply_layout(const struct aff_env *e, int nwords,
 		     const char *const *words,
 		     const struct aff_layout_opts *o);
+/* Add an --irq PATTERN; -1 with a message when there are too many. */
+int aff_add_irq_pat(struct aff_env *e, const char *pat);
 
 #endif /* SCST_AFF_H */

@@ -71,34 +71,6 @@ static int parse_thread_mode(const char *s)
 	return -1;
 }
 
-/* Global options argv[1..at-1], then "sweep" and its own options. */
-static int run_sweep(struct aff_env *e, const char *scst_root, int at,
-		     int argc, char **argv)
-{
-	int ret;
-
-	for (int i = 1; i + 1 < at; i += 2) {
-		if (!strcmp(argv[i], "--irq") && e->nirq_pats < 16)
-			e->irq_pats[e->nirq_pats++] = argv[i + 1];
-		else if (!strcmp(argv[i], "--sysfs-root"))
-			scst_root = argv[i + 1];
-		else if (!strcmp(argv[i], "--proc-root"))
-			snprintf(e->proc, sizeof(e->proc), "%s", argv[i + 1]);
-		else if (!strcmp(argv[i], "--sys-root"))
-			snprintf(e->sys, sizeof(e->sys), "%s", argv[i + 1]);
-	}
-	if (sysfs_open(&e->scst, scst_root && *scst_root ? scst_root :
-		       SCST_DEFAULT_ROOT)) {
-		aff_err("no SCST sysfs tree at %s (is scst loaded?)",
-			e->scst.root);
-		sysfs_close(&e->scst);
-		return AFF_EXIT_SYS;
-	}
-	ret = aff_sweep(e, argc - at, argv + at);
-	sysfs_close(&e->scst);
-	return ret;
-}
-
 static void set_root(char *dst, const char *env, const char *def)
 {
 	const char *v = getenv(env);
@@ -106,7 +78,31 @@ static void set_root(char *dst, const char *env, const char *def)
 	snprintf(dst, PATH_MAX, "%s", v && *v ? v : def);
 }
 
-int main(int argc, char **argv)
+int aff_add_irq_pat(struct aff_env *e, const char *pat)
+{
+	if (e->nirq_pats == AFF_MAX_IRQ_PATS) {
+		aff_err("at most %d --irq patterns", AFF_MAX_IRQ_PATS);
+		return -1;
+	}
+	e->irq_pats[e->nirq_pats++] = pat;
+	return 0;
+}
+
+/* What the options given so far ask for (main's getopt passes). */
+struct main_opts {
+	struct aff_layout_opts lo;
+	const char *scst_root;
+	bool cmd_opts;		/* --json, --dry-run, --thread-mode, --irq-cpus */
+};
+
+/*
+ * One getopt_long pass over argv[0..argc-1] (argv[0] is skipped, as the
+ * program name or the command). @stop: stop at the first non-option, the
+ * command (the global options before it). 0, 1 on --help, or -1 with a
+ * message: a bad option stops the tool before anything is read or written.
+ */
+static int parse_opts(int argc, char **argv, bool stop, struct aff_env *e,
+		      struct main_opts *m)
 {
 	static const struct option longopts[] = {
 		{ "sysfs-root", required_argument, NULL, 'S' },
@@ -120,94 +116,121 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct aff_layout_opts lo = { .thread_mode = -1 };
-	const char *scst_root = getenv("SCST_SYSFS_ROOT");
-	struct aff_env e;
-	const char *cmd;
 	char err[512];
-	int opt, ret;
+	int opt;
 
-	memset(&e, 0, sizeof(e));
-	set_root(e.proc, "SCST_AFF_PROC_ROOT", "/proc");
-	set_root(e.sys, "SCST_AFF_SYS_ROOT", "/sys");
-	/* sweep has options of its own: global ones only before it */
-	for (int i = 1; i < argc; i++) {
-		static const char *const with_arg[] = {
-			"--irq", "--sysfs-root", "--proc-root", "--sys-root",
-			NULL
-		};
-		const char *const *w;
-
-		if (!strcmp(argv[i], "sweep"))
-			return run_sweep(&e, scst_root, i, argc, argv);
-		if (argv[i][0] != '-')
-			break;
-		for (w = with_arg; *w && strcmp(*w, argv[i]); w++)
-			;
-		if (*w)
-			i++;
-	}
-	/* GNU getopt: options may come before or after the command */
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	optind = 0;	/* glibc: a full re-initialisation for each pass */
+	while ((opt = getopt_long(argc, argv, stop ? "+h" : "h", longopts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'S':
-			scst_root = optarg;
+			m->scst_root = optarg;
 			break;
 		case 'P':
-			snprintf(e.proc, sizeof(e.proc), "%s", optarg);
+			snprintf(e->proc, sizeof(e->proc), "%s", optarg);
 			break;
 		case 'Y':
-			snprintf(e.sys, sizeof(e.sys), "%s", optarg);
+			snprintf(e->sys, sizeof(e->sys), "%s", optarg);
 			break;
 		case 'i':
-			if (e.nirq_pats == 16) {
-				aff_err("at most 16 --irq patterns");
-				return AFF_EXIT_USAGE;
-			}
-			e.irq_pats[e.nirq_pats++] = optarg;
+			if (aff_add_irq_pat(e, optarg))
+				return -1;
 			break;
 		case 'j':
-			e.json = true;
+			e->json = true;
+			m->cmd_opts = true;
 			break;
 		case 'n':
-			e.dry_run = true;
+			e->dry_run = true;
+			m->cmd_opts = true;
 			break;
 		case 't':
-			lo.thread_mode = parse_thread_mode(optarg);
-			if (lo.thread_mode < 0) {
+			m->lo.thread_mode = parse_thread_mode(optarg);
+			m->cmd_opts = true;
+			if (m->lo.thread_mode < 0) {
 				aff_err("--thread-mode '%s' is not on or off",
 					optarg);
-				return AFF_EXIT_USAGE;
+				return -1;
 			}
 			break;
 		case 'c':
-			if (cs_parse_list(optarg, &lo.irq_cpus, err,
+			m->cmd_opts = true;
+			if (cs_parse_list(optarg, &m->lo.irq_cpus, err,
 					  sizeof(err))) {
 				aff_err("--irq-cpus: %s", err);
-				return AFF_EXIT_USAGE;
+				return -1;
 			}
-			lo.have_irq_cpus = true;
+			m->lo.have_irq_cpus = true;
 			break;
 		case 'h':
 			usage(stdout);
-			return AFF_EXIT_OK;
+			return 1;
 		default:
 			usage(stderr);
-			return AFF_EXIT_USAGE;
+			return -1;
 		}
 	}
+	return 0;
+}
+
+static int open_scst(struct aff_env *e, const char *scst_root)
+{
+	if (sysfs_open(&e->scst, scst_root && *scst_root ? scst_root :
+		       SCST_DEFAULT_ROOT)) {
+		aff_err("no SCST sysfs tree at %s (is scst loaded?)",
+			e->scst.root);
+		sysfs_close(&e->scst);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct main_opts m = { .lo = { .thread_mode = -1 } };
+	struct aff_env e;
+	const char *cmd;
+	int at, ret;
+
+	memset(&e, 0, sizeof(e));
+	m.scst_root = getenv("SCST_SYSFS_ROOT");
+	set_root(e.proc, "SCST_AFF_PROC_ROOT", "/proc");
+	set_root(e.sys, "SCST_AFF_SYS_ROOT", "/sys");
+	/* the global options, up to the command */
+	ret = parse_opts(argc, argv, true, &e, &m);
+	if (ret)
+		return ret > 0 ? AFF_EXIT_OK : AFF_EXIT_USAGE;
 	if (optind >= argc) {
 		usage(stderr);
 		return AFF_EXIT_USAGE;
 	}
-	cmd = argv[optind++];
-	if (sysfs_open(&e.scst, scst_root && *scst_root ? scst_root :
-		       SCST_DEFAULT_ROOT)) {
-		aff_err("no SCST sysfs tree at %s (is scst loaded?)",
-			e.scst.root);
+	at = optind;
+	if (!strcmp(argv[at], "sweep")) {
+		/*
+		 * sweep has options of its own and always writes (it
+		 * restores the state at the end): an option of the other
+		 * commands before it is a mistake, never ignored.
+		 */
+		if (m.cmd_opts) {
+			aff_err("sweep takes no --dry-run, --json, --thread-mode or --irq-cpus before it (see scst-affinity(1)); nothing changed");
+			return AFF_EXIT_USAGE;
+		}
+		if (open_scst(&e, m.scst_root))
+			return AFF_EXIT_SYS;
+		optind = 0;
+		ret = aff_sweep(&e, argc - at, argv + at);
 		sysfs_close(&e.scst);
-		return AFF_EXIT_SYS;
+		return ret;
 	}
+	/* GNU getopt: the other commands take options after them too */
+	ret = parse_opts(argc - at, argv + at, false, &e, &m);
+	if (ret)
+		return ret > 0 ? AFF_EXIT_OK : AFF_EXIT_USAGE;
+	argc -= at;
+	argv += at;
+	cmd = argv[0];
+	if (open_scst(&e, m.scst_root))
+		return AFF_EXIT_SYS;
 	ret = AFF_EXIT_USAGE;
 	if (!strcmp(cmd, "show") && optind == argc) {
 		struct aff_sys sys;
@@ -220,7 +243,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(cmd, "apply") && optind < argc) {
 		ret = aff_apply_layout(&e, argc - optind,
 				       (const char *const *)argv + optind,
-				       &lo);
+				       &m.lo);
 	} else if (!strcmp(cmd, "save") && optind + 1 == argc) {
 		struct aff_sys sys;
 

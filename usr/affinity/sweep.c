@@ -449,8 +449,8 @@ static int parse_args(struct aff_env *e, struct sweep *sw, int argc,
 			sw->png = false;
 			break;
 		case 'i':
-			if (e->nirq_pats < 16)
-				e->irq_pats[e->nirq_pats++] = optarg;
+			if (aff_add_irq_pat(e, optarg))
+				return -1;
 			break;
 		case 'c':
 			if (cs_parse_list(optarg, &sw->lo.irq_cpus, err,
