@@ -264,6 +264,64 @@ static void test_global_opts(void **state)
 	assert_string_equal(v, "0");
 }
 
+/*
+ * /proc/interrupts is a seq_file that returns about a page per read(): a
+ * FIFO that gets a page of other IRQs first, and the ones we manage only
+ * after a pause, stands in for it. Also a device with more than 64 worker
+ * threads: every one is managed.
+ */
+static void test_long_reads(void **state)
+{
+	char path[256], out[65536], line[128], pids[1024] = "";
+	size_t n = 0;
+	pid_t child;
+	const char *p;
+	int count = 0, st;
+
+	(void)state;
+	for (int k = 0; k < 70; k++) {
+		char rel[64];
+
+		n += (size_t)snprintf(pids + n, sizeof(pids) - n, "%d ",
+				      3000001 + k);
+		snprintf(rel, sizeof(rel), "proc/%d/comm", 3000001 + k);
+		put(rel, "vdisk_t\n");
+		snprintf(rel, sizeof(rel), "proc/%d/status", 3000001 + k);
+		put(rel, "Name:\tvdisk_t\nCpus_allowed_list:\t0-3\n");
+	}
+	put("scst/devices/disk1/thread_pids", pids);
+	snprintf(path, sizeof(path), "%s/proc/interrupts", root);
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (!child) {
+		FILE *f = fopen(path, "w");
+
+		if (!f)
+			_exit(1);
+		fputs("           CPU0       CPU1\n", f);
+		for (int i = 0; i < 100; i++)
+			fprintf(f, " %3d:   0 0  IO-APIC %d-edge  filler%d\n",
+				100 + i, i, i);
+		fflush(f);
+		usleep(300 * 1000);
+		fputs("  24:   1 2  PCI-MSI 1-edge  virtio0-config\n"
+		      "  25:  1 2 PCI-MSI 2-edge virtio0-requests\n", f);
+		fclose(f);
+		_exit(0);
+	}
+	assert_int_equal(tool("apply --dry-run none 'irq:virtio*=2' device:disk1=1",
+			      out, sizeof(out)), 0);
+	waitpid(child, &st, 0);
+	assert_non_null(strstr(out, "would set irq 24 (virtio0-config"));
+	assert_non_null(strstr(out, "would set irq 25 (virtio0-requests"));
+	for (p = out; (p = strstr(p, "would set thread ")); p++)
+		count++;
+	snprintf(line, sizeof(line), "%d threads", count);
+	assert_string_equal(line, "70 threads");
+}
+
 int main(void)
 {
 	const UNIT_TEST_LIST(tests) = {
@@ -272,6 +330,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_save_restore, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_global_opts, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_long_reads, setup,
 						teardown),
 	};
 

@@ -20,6 +20,7 @@ static struct aff_irq irqs[6];
 static struct aff_target targets[2];
 static struct aff_group groups[1];
 static struct aff_device devices[1];
+static int pids[] = { 100, 101 };
 static struct aff_sys sys;
 
 static struct cpuset list(const char *s)
@@ -89,8 +90,7 @@ static int setup(void **state)
 	groups[0].cpu_mask = list("0-3");
 	strcpy(devices[0].name, "disk");
 	devices[0].npids = 2;
-	devices[0].pids[0] = 100;
-	devices[0].pids[1] = 101;
+	devices[0].pids = pids;
 	sys.irqs = irqs;
 	sys.nirqs = 6;
 	sys.targets = targets;

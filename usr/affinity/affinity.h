@@ -40,6 +40,10 @@ int aff_read_sys(const struct aff_env *e, struct aff_sys *sys);
 void aff_free_sys(struct aff_sys *sys);
 /* Whole file under a root into @buf (trailing newlines cut); 0 or -errno. */
 int aff_read_text(const char *root, const char *rel, char *buf, size_t len);
+/* The same into a buffer of its size (up to @max) in *@out, to be freed. */
+int aff_read_alloc(const char *root, const char *rel, size_t max, char **out);
+/* The largest /proc/interrupts read: 8192 CPUs, thousands of IRQs. */
+#define AFF_INTERRUPTS_MAX	(256u << 20)
 int aff_write_text(const char *root, const char *rel, const char *text);
 /* /proc/PID/status Cpus_allowed_list, comm and the CPU it last ran on. */
 int aff_pid_info(const struct aff_env *e, int pid, char *comm, size_t clen,

@@ -53,7 +53,7 @@ struct aff_group {
 struct aff_device {
 	char name[AFF_NAME_MAX];
 	unsigned int npids;
-	int pids[64];			/* its worker threads (thread_pids) */
+	int *pids;			/* its worker threads (thread_pids) */
 };
 
 struct aff_sys {

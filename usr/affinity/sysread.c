@@ -38,6 +38,40 @@ void aff_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/*
+ * Read all of @fd into @buf (up to @len - 1 bytes, NUL-terminated): a
+ * seq_file in /proc (interrupts, PID/status) returns about a page per
+ * read(), so one read() would miss the rest. The length, -EFBIG when the
+ * file is longer than the buffer, or -errno.
+ */
+static ssize_t read_all(int fd, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (;;) {
+		ssize_t r;
+		char more;
+
+		if (n == len - 1) {
+			/* full: anything further would be lost */
+			r = read(fd, &more, 1);
+			if (r > 0)
+				return -EFBIG;
+		} else {
+			r = read(fd, buf + n, len - 1 - n);
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	return (ssize_t)n;
+}
+
 int aff_read_text(const char *root, const char *rel, char *buf, size_t len)
 {
 	char path[PATH_MAX * 2];
@@ -48,18 +82,39 @@ int aff_read_text(const char *root, const char *rel, char *buf, size_t len)
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		int e = errno;
-
-		close(fd);
-		return -e;
-	}
+	n = read_all(fd, buf, len);
 	close(fd);
-	buf[n] = '\0';
+	if (n < 0) {
+		buf[0] = '\0';
+		return (int)n;
+	}
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	return 0;
+}
+
+int aff_read_alloc(const char *root, const char *rel, size_t max, char **out)
+{
+	size_t len = 1 << 16;
+	int ret;
+
+	for (;;) {
+		char *buf = malloc(len);
+
+		if (!buf)
+			return -ENOMEM;
+		ret = aff_read_text(root, rel, buf, len);
+		if (!ret) {
+			*out = buf;
+			return 0;
+		}
+		free(buf);
+		if (ret != -EFBIG || len >= max)
+			return ret;
+		len *= 4;
+		if (len > max)
+			len = max;
+	}
 }
 
 int aff_write_text(const char *root, const char *rel, const char *text)
@@ -123,9 +178,26 @@ int aff_pid_info(const struct aff_env *e, int pid, char *comm, size_t clen,
 	return 0;
 }
 
+/*
+ * One more zeroed element at the end of the array *@arr of *@n elements of
+ * @sz bytes; NULL on no memory, with *@arr as it was (still to be freed).
+ */
+static void *grow_arr(void **arr, unsigned int *n, size_t sz)
+{
+	char *p;
+
+	if (*n == UINT_MAX)
+		return NULL;
+	p = reallocarray(*arr, (size_t)*n + 1, sz);
+	if (!p)
+		return NULL;
+	*arr = p;
+	memset(p + (size_t)*n * sz, 0, sz);
+	return p + (size_t)(*n)++ * sz;
+}
+
 #define GROW(arr, n) \
-	((arr) = realloc((arr), ((n) + 1) * sizeof(*(arr))), \
-	 (arr) ? memset(&(arr)[(n)], 0, sizeof(*(arr))), &(arr)[(n)++] : NULL)
+	((__typeof__(arr))grow_arr((void **)&(arr), &(n), sizeof(*(arr))))
 
 /*
  * The next numbered line of /proc/interrupts from *pos ("  24: counts...
@@ -546,6 +618,32 @@ static int read_targets(const struct aff_env *e, struct aff_sys *sys)
 	return ret;
 }
 
+/* A device's thread_pids, all of them (no cap: each is managed). */
+static int read_pids(const struct aff_env *e, const char *rel,
+		     struct aff_device *d)
+{
+	char *v = NULL, *tok, *save = NULL;
+	bool key;
+
+	if (sysfs_read_attr(&e->scst, rel, &v, &key))
+		return 0;	/* none: a device without its own threads */
+	for (tok = strtok_r(v, " ,\t\n", &save); tok;
+	     tok = strtok_r(NULL, " ,\t\n", &save)) {
+		int *pid;
+
+		if (atoi(tok) <= 0)
+			continue;
+		pid = GROW(d->pids, d->npids);
+		if (!pid) {
+			free(v);
+			return -1;
+		}
+		*pid = atoi(tok);
+	}
+	free(v);
+	return 0;
+}
+
 static int read_devices(const struct aff_env *e, struct aff_sys *sys,
 			const char *interrupts)
 {
@@ -560,7 +658,6 @@ static int read_devices(const struct aff_env *e, struct aff_sys *sys,
 	for (size_t i = 0; i < dv.n && !ret; i++) {
 		char rel[PATH_MAX], buf[4096];
 		struct aff_device *d = GROW(sys->devices, sys->ndevices);
-		char *tok, *save = NULL;
 
 		if (!d) {
 			ret = -1;
@@ -568,12 +665,9 @@ static int read_devices(const struct aff_env *e, struct aff_sys *sys,
 		}
 		snprintf(d->name, sizeof(d->name), "%s", dv.v[i]);
 		snprintf(rel, sizeof(rel), "devices/%s/thread_pids", dv.v[i]);
-		if (!scst_attr(e, rel, buf, sizeof(buf)))
-			for (tok = strtok_r(buf, " ,\t", &save);
-			     tok && d->npids < 64;
-			     tok = strtok_r(NULL, " ,\t", &save))
-				if (atoi(tok) > 0)
-					d->pids[d->npids++] = atoi(tok);
+		ret = read_pids(e, rel, d);
+		if (ret)
+			break;
 		snprintf(rel, sizeof(rel), "devices/%s/filename", dv.v[i]);
 		if (!scst_attr(e, rel, buf, sizeof(buf)))
 			ret = block_irqs(e, sys, interrupts, buf);
@@ -611,9 +705,17 @@ int aff_read_sys(const struct aff_env *e, struct aff_sys *sys)
 		if (!cs_parse_list(buf, &sys->node_cpus[n], err, sizeof(err)))
 			sys->nnodes = n + 1;
 	}
-	interrupts = xmalloc(1 << 20);
-	if (aff_read_text(e->proc, "interrupts", interrupts, 1 << 20))
-		interrupts[0] = '\0';
+	/* one line per IRQ, about 11 bytes per CPU in each */
+	ret = aff_read_alloc(e->proc, "interrupts", AFF_INTERRUPTS_MAX,
+			     &interrupts);
+	if (ret == -ENOENT) {
+		interrupts = xstrdup("");
+	} else if (ret) {
+		aff_err("cannot read %s/interrupts: %s", e->proc,
+			strerror(-ret));
+		return -1;
+	}
+	ret = -1;
 	if (read_rdma(e, sys, interrupts) || read_targets(e, sys) ||
 	    read_devices(e, sys, interrupts) ||
 	    pattern_irqs(e, sys, interrupts)) {
@@ -628,6 +730,8 @@ out:
 
 void aff_free_sys(struct aff_sys *sys)
 {
+	for (unsigned int i = 0; i < sys->ndevices; i++)
+		free(sys->devices[i].pids);
 	free(sys->irqs);
 	free(sys->targets);
 	free(sys->groups);
