@@ -108,7 +108,7 @@ static int teardown(void **state)
 /* Run the tool with exactly @args; its output in @out; its exit status. */
 static int tool_raw(const char *args, char *out, size_t len)
 {
-	char cmd[8192];
+	char cmd[16384];
 	size_t n = 0;
 	FILE *p;
 	int st;
@@ -125,7 +125,7 @@ static int tool_raw(const char *args, char *out, size_t len)
 /* Run the tool on the fake tree with @args. */
 static int tool(const char *args, char *out, size_t len)
 {
-	char cmd[4608];
+	char cmd[8704];
 
 	snprintf(cmd, sizeof(cmd),
 		 "--sysfs-root %s/scst --proc-root %s/proc --sys-root %s/sys --irq 'virtio*' --irq 'nvme*' %s",
@@ -322,6 +322,113 @@ static void test_long_reads(void **state)
 	assert_string_equal(line, "70 threads");
 }
 
+/*
+ * More than 1000 CPUs (2048 possible): a list of 550 CPUs and a mask of 64
+ * words are written whole (they were cut to 511 characters: a wrong set, a
+ * mask without its low words).
+ */
+static void test_many_cpus(void **state)
+{
+	static char want[8192], v[8192], arg[8300], mask[1024];
+	char out[8192];
+	size_t n = 0;
+
+	(void)state;
+	put("sys/devices/system/cpu/online", "0-2047\n");
+	put("sys/devices/system/cpu/possible", "0-2047\n");
+	for (int c = 0; c < 1100; c += 2)
+		n += (size_t)snprintf(want + n, sizeof(want) - n, "%s%d",
+				      n ? "," : "", c);
+	snprintf(arg, sizeof(arg), "apply 'irq:24=%s' target:T1=2047", want);
+	assert_int_equal(tool(arg, out, sizeof(out)), 0);
+	get("proc/irq/24/smp_affinity_list", v, sizeof(v));
+	assert_string_equal(v, want);
+	n = (size_t)snprintf(mask, sizeof(mask), "80000000");
+	for (int w = 1; w < 64; w++)
+		n += (size_t)snprintf(mask + n, sizeof(mask) - n, ",00000000");
+	get("scst/targets/ib_srpt/T1/cpu_mask", v, sizeof(v));
+	assert_string_equal(v, mask);
+}
+
+/*
+ * restore sets a saved thread or IRQ only while it still is what was
+ * saved: a PID reused by another process, an IRQ number now of another
+ * device, is skipped and named.
+ */
+static void test_restore_reuse(void **state)
+{
+	char out[8192], cmd[256], v[128];
+
+	(void)state;
+	put("proc/3000001/comm", "vdisk_t0\n");
+	put("proc/3000001/status", "Name:\tvdisk_t0\nCpus_allowed_list:\t0-3\n");
+	put("scst/devices/disk1/thread_pids", "3000001\n");
+	snprintf(cmd, sizeof(cmd), "save %s/saved", root);
+	assert_int_equal(tool(cmd, out, sizeof(out)), 0);
+	/* the thread exits, its PID goes to an unrelated process */
+	put("proc/3000001/comm", "sshd\n");
+	put("proc/3000001/status", "Name:\tsshd\nCpus_allowed_list:\t1\n");
+	put("scst/devices/disk1/thread_pids", "\n");
+	/* IRQ 24 now belongs to another device */
+	put("proc/interrupts",
+	    "           CPU0       CPU1\n"
+	    "  24:   1 2  PCI-MSI 1-edge  eth0-rx\n"
+	    "  25:  1 2 PCI-MSI 2-edge virtio0-requests\n");
+	put("proc/irq/24/smp_affinity_list", "1\n");
+	put("proc/irq/25/smp_affinity_list", "1\n");
+	snprintf(cmd, sizeof(cmd), "restore %s/saved", root);
+	assert_int_equal(tool(cmd, out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "skip thread 3000001 (vdisk_t0) of device disk1: PID 3000001 is now 'sshd'"));
+	assert_non_null(strstr(out, "skip irq 24 (virtio0-config): it is 'eth0-rx' now"));
+	get("proc/irq/24/smp_affinity_list", v, sizeof(v));
+	assert_string_equal(v, "1");
+	get("proc/irq/25/smp_affinity_list", v, sizeof(v));
+	assert_string_equal(v, "0-3");
+}
+
+/*
+ * save writes a temporary file and renames it: a write that fails (here
+ * the file size limit, EFBIG) leaves the old state file whole, and no
+ * temporary file behind.
+ */
+static void test_save_atomic(void **state)
+{
+	char out[8192], cmd[1024], v[128];
+	FILE *p;
+	int st;
+
+	(void)state;
+	for (int k = 0; k < 70; k++) {
+		char rel[64];
+
+		snprintf(rel, sizeof(rel), "proc/%d/comm", 3000001 + k);
+		put(rel, "vdisk_thread_with_a_long_name\n");
+		snprintf(rel, sizeof(rel), "proc/%d/status", 3000001 + k);
+		put(rel, "Cpus_allowed_list:\t0-3\n");
+	}
+	put("scst/devices/disk1/thread_pids", "3000001 3000002 3000003 3000004 3000005 3000006 3000007 3000008 3000009 3000010 3000011 3000012 3000013 3000014 3000015 3000016 3000017 3000018 3000019 3000020 3000021 3000022 3000023 3000024 3000025 3000026 3000027 3000028 3000029 3000030 3000031 3000032 3000033 3000034 3000035 3000036 3000037 3000038 3000039 3000040\n");
+	put("state/saved", "OLD\n");
+	snprintf(cmd, sizeof(cmd),
+		 "sh -c 'trap \"\" XFSZ; ulimit -f 1; exec %s --sysfs-root %s/scst --proc-root %s/proc --sys-root %s/sys save %s/state/saved' 2>&1",
+		 AFF_BIN, root, root, root, root);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	out[fread(out, 1, sizeof(out) - 1, p)] = '\0';
+	st = pclose(p);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 3);
+	assert_non_null(strstr(out, "is as it was"));
+	get("state/saved", v, sizeof(v));
+	assert_string_equal(v, "OLD");
+	snprintf(cmd, sizeof(cmd), "test $(ls %s/state | wc -l) = 1", root);
+	assert_int_equal(system(cmd), 0);
+	/* and without the limit it is replaced */
+	snprintf(cmd, sizeof(cmd), "save %s/state/saved", root);
+	assert_int_equal(tool(cmd, out, sizeof(out)), 0);
+	get("state/saved", v, sizeof(v));
+	assert_string_equal(v, "# scst-affinity state; scst-affinity restore FILE");
+}
+
 int main(void)
 {
 	const UNIT_TEST_LIST(tests) = {
@@ -332,6 +439,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_global_opts, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_long_reads, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_many_cpus, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_restore_reuse, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_save_atomic, setup,
 						teardown),
 	};
 

@@ -45,6 +45,9 @@ int aff_read_alloc(const char *root, const char *rel, size_t max, char **out);
 /* The largest /proc/interrupts read: 8192 CPUs, thousands of IRQs. */
 #define AFF_INTERRUPTS_MAX	(256u << 20)
 int aff_write_text(const char *root, const char *rel, const char *text);
+/* In the text of /proc/interrupts, the name of IRQ @irq, or "". */
+void aff_irq_name(const char *interrupts, unsigned int irq, char *name,
+		  size_t len);
 /* /proc/PID/status Cpus_allowed_list, comm and the CPU it last ran on. */
 int aff_pid_info(const struct aff_env *e, int pid, char *comm, size_t clen,
 		 struct cpuset *allowed, int *last_cpu);
@@ -60,13 +63,15 @@ struct aff_change {
 	unsigned int irq;		/* AFF_CH_IRQ */
 	int pid;			/* AFF_CH_PID */
 	char rel[PATH_MAX];		/* AFF_CH_ATTR: under the SCST root */
-	char old[512], want[512];	/* the values as written */
+	char *old, *want;		/* the values as written (allocated) */
 	char what[AFF_NAME_MAX * 3];	/* for the user */
 	bool skip;
 	char why[128];
 };
 
 typedef VEC(struct aff_change) aff_changes;
+
+void aff_changes_free(aff_changes *c);
 
 /* The changes that make the system what @p wants. */
 void aff_plan_changes(const struct aff_env *e, const struct aff_sys *sys,

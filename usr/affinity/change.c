@@ -6,19 +6,57 @@
  * made before it.
  *
  * The state file (save/restore) is line based:
- *   irq N CPULIST [managed]
+ *   irq N CPULIST [name=NAME] [managed]
+ *                           NAME: its /proc/interrupts name
  *   attr PATH VALUE         PATH under /sys/kernel/scst_tgt: a target's
  *                           or group's cpu_mask, comp_v_mask, thread_mode
- *   pid PID CPULIST         a device worker thread (thread_pids)
+ *   pid PID CPULIST DEVICE COMM
+ *                           a worker thread of DEVICE (thread_pids)
+ *                           whose comm was COMM (the rest of the line)
+ * restore sets an IRQ or a thread only if it still is what was saved (a
+ * PID reused since, an IRQ number now of another device, is skipped).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "affinity.h"
+
+/* @s as a list or a mask, in a string of its length: never truncated. */
+static char *list_str(const struct cpuset *s)
+{
+	char one[1];
+	size_t n = cs_format_list(s, one, sizeof(one));
+	char *b = xmalloc(n + 1);
+
+	cs_format_list(s, b, n + 1);
+	return b;
+}
+
+static char *mask_str(const struct cpuset *s, unsigned int nbits)
+{
+	char one[1];
+	size_t n = cs_format_mask(s, nbits, one, sizeof(one));
+	char *b = xmalloc(n + 1);
+
+	cs_format_mask(s, nbits, b, n + 1);
+	return b;
+}
+
+void aff_changes_free(aff_changes *cv)
+{
+	for (size_t i = 0; i < cv->n; i++) {
+		free(cv->v[i].old);
+		free(cv->v[i].want);
+	}
+	free(cv->v);
+	memset(cv, 0, sizeof(*cv));
+}
 
 static struct aff_change *new_change(aff_changes *out,
 				     enum aff_change_kind kind)
@@ -36,8 +74,8 @@ static void attr_change(aff_changes *out, const char *rel, const char *old,
 	struct aff_change *c = new_change(out, AFF_CH_ATTR);
 
 	snprintf(c->rel, sizeof(c->rel), "%s", rel);
-	snprintf(c->old, sizeof(c->old), "%s", old);
-	snprintf(c->want, sizeof(c->want), "%s", want);
+	c->old = xstrdup(old);
+	c->want = xstrdup(want);
 	snprintf(c->what, sizeof(c->what), "%s", what);
 }
 
@@ -46,13 +84,15 @@ static void mask_change(const struct aff_sys *sys, aff_changes *out,
 			const struct cpuset *want, unsigned int nbits,
 			const char *what)
 {
-	char o[512], w[512];
+	struct aff_change *c;
 
 	if (cs_equal(old, want))
 		return;
-	cs_format_mask(old, nbits ? nbits : sys->nr_cpu_ids, o, sizeof(o));
-	cs_format_mask(want, nbits ? nbits : sys->nr_cpu_ids, w, sizeof(w));
-	attr_change(out, rel, o, w, what);
+	c = new_change(out, AFF_CH_ATTR);
+	snprintf(c->rel, sizeof(c->rel), "%s", rel);
+	c->old = mask_str(old, nbits ? nbits : sys->nr_cpu_ids);
+	c->want = mask_str(want, nbits ? nbits : sys->nr_cpu_ids);
+	snprintf(c->what, sizeof(c->what), "%s", what);
 }
 
 static void pid_change(const struct aff_env *e, aff_changes *out, int pid,
@@ -68,8 +108,8 @@ static void pid_change(const struct aff_env *e, aff_changes *out, int pid,
 		return;
 	c = new_change(out, AFF_CH_PID);
 	c->pid = pid;
-	cs_format_list(&cur, c->old, sizeof(c->old));
-	cs_format_list(want, c->want, sizeof(c->want));
+	c->old = list_str(&cur);
+	c->want = list_str(want);
 	snprintf(c->what, sizeof(c->what), "thread %d (%s) of device %s", pid,
 		 comm, owner);
 }
@@ -90,8 +130,8 @@ void aff_plan_changes(const struct aff_env *e, const struct aff_sys *sys,
 		c->irq = q->irq;
 		snprintf(c->rel, sizeof(c->rel), "irq/%u/smp_affinity_list",
 			 q->irq);
-		cs_format_list(&q->req, c->old, sizeof(c->old));
-		cs_format_list(&pi->cpus, c->want, sizeof(c->want));
+		c->old = list_str(&q->req);
+		c->want = list_str(&pi->cpus);
 		snprintf(c->what, sizeof(c->what), "irq %u (%s, %s)", q->irq,
 			 q->name, q->owner);
 		if (pi->skip) {
@@ -243,34 +283,36 @@ undo:
 	return AFF_EXIT_SYS;
 }
 
-int aff_save(const struct aff_env *e, const struct aff_sys *sys,
-	     const char *file)
+/* The state as save writes it (the format at the top of this file). */
+static void write_state(FILE *f, const struct aff_env *e,
+			const struct aff_sys *sys)
 {
-	FILE *f = strcmp(file, "-") ? fopen(file, "w") : stdout;
-	char buf[512];
+	char *buf;
 
-	if (!f) {
-		aff_err("%s: %s", file, strerror(errno));
-		return AFF_EXIT_SYS;
-	}
 	fprintf(f, "# scst-affinity state; scst-affinity restore FILE\n");
 	for (unsigned int i = 0; i < sys->nirqs; i++) {
-		cs_format_list(&sys->irqs[i].req, buf, sizeof(buf));
-		fprintf(f, "irq %u %s%s\n", sys->irqs[i].irq, buf,
-			sys->irqs[i].managed ? " managed" : "");
+		const struct aff_irq *q = &sys->irqs[i];
+
+		buf = list_str(&q->req);
+		/* the name: restore sets it only if the IRQ still has it */
+		fprintf(f, "irq %u %s%s%s%s\n", q->irq, buf,
+			q->name[0] && !strpbrk(q->name, " \t") ? " name=" : "",
+			q->name[0] && !strpbrk(q->name, " \t") ? q->name : "",
+			q->managed ? " managed" : "");
+		free(buf);
 	}
 	for (unsigned int t = 0; t < sys->ntargets; t++) {
 		const struct aff_target *tg = &sys->targets[t];
 
-		cs_format_mask(&tg->cpu_mask, sys->nr_cpu_ids, buf,
-			       sizeof(buf));
+		buf = mask_str(&tg->cpu_mask, sys->nr_cpu_ids);
 		fprintf(f, "attr targets/%s/%s/cpu_mask %s\n", tg->driver,
 			tg->name, buf);
+		free(buf);
 		if (tg->has_comp_v) {
-			cs_format_mask(&tg->comp_v_mask, tg->comp_v_bits, buf,
-				       sizeof(buf));
+			buf = mask_str(&tg->comp_v_mask, tg->comp_v_bits);
 			fprintf(f, "attr targets/%s/%s/comp_v_mask %s\n",
 				tg->driver, tg->name, buf);
+			free(buf);
 		}
 		if (tg->thread_mode >= 0)
 			fprintf(f, "attr targets/%s/%s/thread_mode %d\n",
@@ -280,10 +322,10 @@ int aff_save(const struct aff_env *e, const struct aff_sys *sys,
 		const struct aff_group *gr = &sys->groups[g];
 		const struct aff_target *tg = &sys->targets[gr->target];
 
-		cs_format_mask(&gr->cpu_mask, sys->nr_cpu_ids, buf,
-			       sizeof(buf));
+		buf = mask_str(&gr->cpu_mask, sys->nr_cpu_ids);
 		fprintf(f, "attr targets/%s/%s/ini_groups/%s/cpu_mask %s\n",
 			tg->driver, tg->name, gr->name, buf);
+		free(buf);
 	}
 	for (unsigned int d = 0; d < sys->ndevices; d++) {
 		for (unsigned int k = 0; k < sys->devices[d].npids; k++) {
@@ -294,15 +336,100 @@ int aff_save(const struct aff_env *e, const struct aff_sys *sys,
 			if (aff_pid_info(e, sys->devices[d].pids[k], comm,
 					 sizeof(comm), &cur, &last))
 				continue;
-			cs_format_list(&cur, buf, sizeof(buf));
-			fprintf(f, "pid %d %s\n", sys->devices[d].pids[k], buf);
+			/* device and comm: restore checks the PID is reused */
+			buf = list_str(&cur);
+			fprintf(f, "pid %d %s %s %s\n", sys->devices[d].pids[k],
+				buf, sys->devices[d].name, comm);
+			free(buf);
 		}
 	}
-	if (f != stdout && fclose(f)) {
-		aff_err("%s: %s", file, strerror(errno));
+}
+
+/* fsync the directory that holds @file, so that a rename of it lasts. */
+static int sync_dir_of(const char *file)
+{
+	char *dir = xstrdup(file), *slash = strrchr(dir, '/');
+	int fd, ret = 0;
+
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY);
+	if (fd < 0 || fsync(fd))
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	return ret;
+}
+
+/*
+ * Into a temporary file next to @file, then renamed over it: a failure
+ * (a full disk, an I/O error) leaves the old state file as it was.
+ */
+int aff_save(const struct aff_env *e, const struct aff_sys *sys,
+	     const char *file)
+{
+	char *tmp;
+	mode_t um;
+	FILE *f;
+	int fd, ret;
+
+	if (!strcmp(file, "-")) {
+		write_state(stdout, e, sys);
+		if (fflush(stdout) || ferror(stdout)) {
+			aff_err("writing the state to stdout failed");
+			return AFF_EXIT_SYS;
+		}
+		return AFF_EXIT_OK;
+	}
+	tmp = xasprintf("%s.tmpXXXXXX", file);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		aff_err("%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return AFF_EXIT_SYS;
+	}
+	um = umask(0);
+	umask(um);
+	f = fdopen(fd, "w");
+	if (!f || fchmod(fd, 0666 & ~um)) {
+		ret = errno;
+		if (f)
+			fclose(f);
+		else
+			close(fd);
+		goto fail;
+	}
+	write_state(f, e, sys);
+	errno = EIO;	/* what a bare ferror() reports */
+	if (fflush(f) || ferror(f) || fsync(fd)) {
+		ret = errno;
+		fclose(f);
+		goto fail;
+	}
+	if (fclose(f)) {
+		ret = errno;
+		goto fail;
+	}
+	if (rename(tmp, file)) {
+		ret = errno;
+		goto fail;
+	}
+	free(tmp);
+	ret = sync_dir_of(file);
+	if (ret) {
+		aff_err("%s: syncing its directory: %s", file, strerror(-ret));
 		return AFF_EXIT_SYS;
 	}
 	return AFF_EXIT_OK;
+fail:
+	aff_err("%s: writing the state failed: %s; %s is as it was", tmp,
+		strerror(ret), file);
+	unlink(tmp);
+	free(tmp);
+	return AFF_EXIT_SYS;
 }
 
 static bool intersects(const struct cpuset *a, const struct cpuset *b)
@@ -327,28 +454,103 @@ static const char *attr_kind(const char *rel)
 	return NULL;
 }
 
+/* Whether @pid is (still) a worker thread of the device named @dev. */
+static bool thread_of(const struct aff_sys *sys, const char *dev, int pid)
+{
+	for (unsigned int d = 0; d < sys->ndevices; d++) {
+		if (strcmp(sys->devices[d].name, dev))
+			continue;
+		for (unsigned int k = 0; k < sys->devices[d].npids; k++)
+			if (sys->devices[d].pids[k] == pid)
+				return true;
+	}
+	return false;
+}
+
+/* restore of a pid line: skip it unless PID still is the saved thread. */
+static void restore_pid(const struct aff_env *e, const struct aff_sys *sys,
+			struct aff_change *c, int pid, const char *dev,
+			const char *comm, struct cpuset *now)
+{
+	char cur[64];
+	int last;
+
+	c->kind = AFF_CH_PID;
+	c->pid = pid;
+	snprintf(c->what, sizeof(c->what), "thread %d (%s) of device %s", pid,
+		 comm ? comm : "?", dev ? dev : "?");
+	if (!dev || !comm || !*comm) {
+		c->skip = true;
+		snprintf(c->why, sizeof(c->why),
+			 "no device and name saved with it (an older state file)");
+		return;
+	}
+	if (aff_pid_info(e, pid, cur, sizeof(cur), now, &last)) {
+		c->skip = true;
+		snprintf(c->why, sizeof(c->why), "the thread has exited");
+		return;
+	}
+	if (!thread_of(sys, dev, pid) || strcmp(cur, comm)) {
+		/* the PID was reused: never touch an unrelated process */
+		c->skip = true;
+		snprintf(c->why, sizeof(c->why),
+			 "PID %d is now '%s', not a thread of %s", pid, cur,
+			 dev);
+	}
+}
+
+/* restore of an irq line: skip it if the IRQ has another name now. */
+static int restore_irq(const struct aff_env *e, const char *interrupts,
+		       struct aff_change *c, unsigned int irq,
+		       const char *name, bool managed, struct cpuset *now,
+		       char *err, size_t errlen)
+{
+	char *cur = xmalloc(AFF_LIST_MAX), lerr[256], have[AFF_NAME_MAX];
+
+	c->kind = AFF_CH_IRQ;
+	c->irq = irq;
+	snprintf(c->rel, sizeof(c->rel), "irq/%u/smp_affinity_list", irq);
+	snprintf(c->what, sizeof(c->what), "irq %u%s%s%s", irq,
+		 name ? " (" : "", name ? name : "", name ? ")" : "");
+	if (aff_read_text(e->proc, c->rel, cur, AFF_LIST_MAX) ||
+	    cs_parse_list(cur, now, lerr, sizeof(lerr))) {
+		snprintf(err, errlen, "no IRQ %u", irq);
+		free(cur);
+		return -1;
+	}
+	free(cur);
+	aff_irq_name(interrupts, irq, have, sizeof(have));
+	if (name && strcmp(name, have)) {
+		c->skip = true;
+		snprintf(c->why, sizeof(c->why), "it is '%.100s' now", have);
+	} else if (managed) {
+		c->skip = true;
+		snprintf(c->why, sizeof(c->why), "managed by the kernel");
+	}
+	return 0;
+}
+
 /* One line of a state file into @c (the current value read); 0 or -1. */
 static int restore_line(const struct aff_env *e, const struct aff_sys *sys,
-			char *line, struct aff_change *c, char *err,
-			size_t errlen)
+			const char *interrupts, char *line,
+			struct aff_change *c, char *err, size_t errlen)
 {
-	char *save = NULL, *kind, *a, *b, *extra;
-	char cur[4096], lerr[256];
+	char *save = NULL, *kind, *a, *b;
+	char lerr[256];
 	struct cpuset s, now;
 
+	memset(c, 0, sizeof(*c));
 	kind = strtok_r(line, " \t", &save);
 	a = strtok_r(NULL, " \t", &save);
 	b = strtok_r(NULL, " \t", &save);
-	extra = strtok_r(NULL, " \t", &save);
 	if (!kind || !a || !b) {
-		snprintf(err, errlen, "expected 'irq N CPUS', 'attr PATH VALUE' or 'pid PID CPUS'");
+		snprintf(err, errlen, "expected 'irq N CPUS', 'attr PATH VALUE' or 'pid PID CPUS DEVICE COMM'");
 		return -1;
 	}
-	memset(c, 0, sizeof(*c));
 	if (!strcmp(kind, "irq") || !strcmp(kind, "pid")) {
-		char *end;
+		char *end, *w, *name = NULL;
 		long n = strtol(a, &end, 10);
-		int last;
+		bool managed = false;
 
 		if (*end || n < 0 || n > 1 << 24) {
 			snprintf(err, errlen, "'%s' is not a number", a);
@@ -363,38 +565,33 @@ static int restore_line(const struct aff_env *e, const struct aff_sys *sys,
 			snprintf(err, errlen, "CPUs '%s': none is online", b);
 			return -1;
 		}
-		cs_format_list(&s, c->want, sizeof(c->want));
+		c->want = list_str(&s);
 		if (kind[0] == 'p') {
-			char comm[64];
-
-			c->kind = AFF_CH_PID;
-			c->pid = (int)n;
-			snprintf(c->what, sizeof(c->what), "thread %ld", n);
-			if (aff_pid_info(e, (int)n, comm, sizeof(comm), &now,
-					 &last)) {
-				c->skip = true;
-				snprintf(c->why, sizeof(c->why),
-					 "the thread has exited");
-				return 0;
-			}
+			w = strtok_r(NULL, " \t", &save);
+			/* the comm, the rest of the line, may hold blanks */
+			if (save)
+				save += strspn(save, " \t");
+			restore_pid(e, sys, c, (int)n, w, save, &now);
+			if (c->skip)
+				return 0;	/* with a why: reported */
 		} else {
-			c->kind = AFF_CH_IRQ;
-			c->irq = (unsigned int)n;
-			snprintf(c->rel, sizeof(c->rel),
-				 "irq/%ld/smp_affinity_list", n);
-			snprintf(c->what, sizeof(c->what), "irq %ld", n);
-			if (aff_read_text(e->proc, c->rel, cur, sizeof(cur)) ||
-			    cs_parse_list(cur, &now, lerr, sizeof(lerr))) {
-				snprintf(err, errlen, "no IRQ %ld", n);
+			while ((w = strtok_r(NULL, " \t", &save))) {
+				if (!strcmp(w, "managed")) {
+					managed = true;
+				} else if (!strncmp(w, "name=", 5)) {
+					name = w + 5;
+				} else {
+					snprintf(err, errlen,
+						 "'%s' is not name=NAME or managed",
+						 w);
+					return -1;
+				}
+			}
+			if (restore_irq(e, interrupts, c, (unsigned int)n, name,
+					managed, &now, err, errlen))
 				return -1;
-			}
-			if (extra && !strcmp(extra, "managed")) {
-				c->skip = true;
-				snprintf(c->why, sizeof(c->why),
-					 "managed by the kernel");
-			}
 		}
-		cs_format_list(&now, c->old, sizeof(c->old));
+		c->old = list_str(&now);
 		if (cs_equal(&now, &s) && !c->why[0])
 			c->skip = true;
 		return 0;
@@ -416,14 +613,13 @@ static int restore_line(const struct aff_env *e, const struct aff_sys *sys,
 		}
 		c->kind = AFF_CH_ATTR;
 		snprintf(c->rel, sizeof(c->rel), "%s", a);
-		snprintf(c->old, sizeof(c->old), "%s", v);
-		snprintf(c->want, sizeof(c->want), "%s", b);
+		c->old = v;	/* the change owns it now */
+		c->want = xstrdup(b);
 		snprintf(c->what, sizeof(c->what), "%s", a);
 		if (!strcmp(ak, "thread_mode")) {
 			if (strcmp(b, "0") && strcmp(b, "1")) {
 				snprintf(err, errlen, "thread_mode '%s' is not 0 or 1",
 					 b);
-				free(v);
 				return -1;
 			}
 			c->skip = !strcmp(v, b);
@@ -432,20 +628,17 @@ static int restore_line(const struct aff_env *e, const struct aff_sys *sys,
 			    cs_empty(&s)) {
 				snprintf(err, errlen, "%s",
 					 cs_empty(&s) ? "empty mask" : lerr);
-				free(v);
 				return -1;
 			}
 			if (!strcmp(ak, "cpu_mask") &&
 			    !intersects(&s, &sys->online)) {
 				snprintf(err, errlen,
 					 "cpu_mask %s names no online CPU", b);
-				free(v);
 				return -1;
 			}
 			c->skip = !cs_parse_mask(v, &now, lerr, sizeof(lerr)) &&
 				  cs_equal(&now, &s);
 		}
-		free(v);
 		return 0;
 	}
 	snprintf(err, errlen, "unknown line kind '%s'", kind);
@@ -456,14 +649,27 @@ int aff_restore_changes(const struct aff_env *e, const struct aff_sys *sys,
 			const char *file, aff_changes *out)
 {
 	FILE *f = fopen(file, "r");
-	char line[4096], err[512];
-	int lineno = 0;
+	char *line = NULL, *interrupts, err[512];
+	size_t cap = 0;
+	int lineno = 0, ret;
 
 	if (!f) {
 		aff_err("%s: %s", file, strerror(errno));
 		return AFF_EXIT_SYS;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	ret = aff_read_alloc(e->proc, "interrupts", AFF_INTERRUPTS_MAX,
+			     &interrupts);
+	if (ret == -ENOENT) {
+		interrupts = xstrdup("");
+	} else if (ret) {
+		aff_err("cannot read %s/interrupts: %s", e->proc,
+			strerror(-ret));
+		fclose(f);
+		return AFF_EXIT_SYS;
+	}
+	ret = AFF_EXIT_OK;
+	/* getline: a CPU list of 8192 CPUs is longer than any fixed line */
+	while (getline(&line, &cap, f) >= 0) {
 		struct aff_change c;
 		char *p = line;
 
@@ -473,17 +679,29 @@ int aff_restore_changes(const struct aff_env *e, const struct aff_sys *sys,
 			p++;
 		if (!*p || *p == '#')
 			continue;
-		if (restore_line(e, sys, p, &c, err, sizeof(err))) {
+		if (restore_line(e, sys, interrupts, p, &c, err,
+				 sizeof(err))) {
 			aff_err("%s:%d: %s; nothing changed", file, lineno,
 				err);
-			fclose(f);
-			return AFF_EXIT_USAGE;
+			free(c.old);
+			free(c.want);
+			ret = AFF_EXIT_USAGE;
+			break;
 		}
 		/* equal values need no write; a managed IRQ is reported */
-		if (c.skip && !c.why[0])
+		if (c.skip && !c.why[0]) {
+			free(c.old);
+			free(c.want);
 			continue;
+		}
 		*vec_push(out) = c;
 	}
+	if (ret == AFF_EXIT_OK && ferror(f)) {
+		aff_err("%s: reading failed", file);
+		ret = AFF_EXIT_SYS;
+	}
+	free(line);
+	free(interrupts);
 	fclose(f);
-	return AFF_EXIT_OK;
+	return ret;
 }

@@ -17,6 +17,14 @@
 #define AFF_MAX_CPUS	8192
 #define AFF_WORDS	(AFF_MAX_CPUS / 32)
 
+/*
+ * Buffer sizes (with the NUL) that hold any set of AFF_MAX_CPUS: the
+ * longest list is "0-1,3-4,6-7,..." (26568 characters for 8192 CPUs), the
+ * longest mask 256 words of 8 digits and their commas.
+ */
+#define AFF_LIST_MAX	32768
+#define AFF_MASK_MAX	(AFF_WORDS * 9)
+
 struct cpuset {
 	uint32_t w[AFF_WORDS];
 };

@@ -56,7 +56,7 @@ int aff_apply_layout(const struct aff_env *e, int nwords,
 		printf("nothing to change\n");
 	ret = aff_do_changes(e, &ch);
 out:
-	free(ch.v);
+	aff_changes_free(&ch);
 	aff_plan_free(&plan);
 	aff_free_sys(&sys);
 	return ret;
@@ -261,7 +261,7 @@ int main(int argc, char **argv)
 			ret = aff_restore_changes(&e, &sys, argv[optind], &ch);
 			if (ret == AFF_EXIT_OK)
 				ret = aff_do_changes(&e, &ch);
-			free(ch.v);
+			aff_changes_free(&ch);
 			aff_free_sys(&sys);
 		}
 	} else {

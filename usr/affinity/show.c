@@ -155,7 +155,7 @@ static void json_kv(const char *k, const char *v, bool comma)
 static void show_json(const struct aff_sys *sys, const sess_vec *sv,
 		      const thr_vec *tv)
 {
-	char a[1024], b[1024];
+	char a[AFF_LIST_MAX], b[AFF_LIST_MAX];
 
 	cs_format_list(&sys->online, a, sizeof(a));
 	printf("{\"cpus\":{");
@@ -252,7 +252,7 @@ static void show_json(const struct aff_sys *sys, const sess_vec *sv,
 static void show_text(const struct aff_sys *sys, const sess_vec *sv,
 		      const thr_vec *tv)
 {
-	char a[1024], b[1024];
+	char a[AFF_LIST_MAX], b[AFF_LIST_MAX];
 
 	cs_format_list(&sys->online, a, sizeof(a));
 	printf("CPUs online: %s (nr_cpu_ids %u)\n", a, sys->nr_cpu_ids);

@@ -548,7 +548,7 @@ static int restore_state(const struct aff_env *e, const char *file)
 	ret = aff_restore_changes(e, &sys, file, &ch);
 	if (ret == AFF_EXIT_OK)
 		ret = aff_do_changes(e, &ch);
-	free(ch.v);
+	aff_changes_free(&ch);
 	aff_free_sys(&sys);
 	return ret;
 }

@@ -142,7 +142,7 @@ int aff_pid_info(const struct aff_env *e, int pid, char *comm, size_t clen,
 		 struct cpuset *allowed, int *last_cpu)
 {
 	char rel[64], buf[8192], err[128];
-	char *p;
+	char *p, *status;
 	int field = 1;
 
 	snprintf(rel, sizeof(rel), "%d/comm", pid);
@@ -150,13 +150,15 @@ int aff_pid_info(const struct aff_env *e, int pid, char *comm, size_t clen,
 		return -1;
 	snprintf(rel, sizeof(rel), "%d/status", pid);
 	cs_zero(allowed);
-	if (!aff_read_text(e->proc, rel, buf, sizeof(buf))) {
-		p = strstr(buf, "Cpus_allowed_list:");
+	/* with 8192 CPUs the masks and lists in it pass 8 KiB */
+	if (!aff_read_alloc(e->proc, rel, 1 << 20, &status)) {
+		p = strstr(status, "Cpus_allowed_list:");
 		if (p) {
 			p += strlen("Cpus_allowed_list:");
 			p[strcspn(p, "\n")] = '\0';
 			cs_parse_list(p, allowed, err, sizeof(err));
 		}
+		free(status);
 	}
 	*last_cpu = -1;
 	snprintf(rel, sizeof(rel), "%d/stat", pid);
@@ -237,8 +239,7 @@ static bool next_interrupt(const char **pos, unsigned int *irq, char *name,
 	return false;
 }
 
-/* /proc/interrupts: the name of IRQ @irq, or "". */
-static void irq_name(const char *interrupts, unsigned int irq, char *name,
+void aff_irq_name(const char *interrupts, unsigned int irq, char *name,
 		     size_t len)
 {
 	const char *pos = interrupts;
@@ -275,7 +276,7 @@ static int add_irq(const struct aff_env *e, struct aff_sys *sys,
 		   const char *interrupts, unsigned int irq,
 		   enum aff_irq_kind kind, const char *owner, int node)
 {
-	char rel[128], buf[4096], err[128];
+	char rel[128], buf[AFF_LIST_MAX], err[128];
 	struct aff_irq *q;
 
 	if (have_irq(sys, irq))
@@ -289,7 +290,7 @@ static int add_irq(const struct aff_env *e, struct aff_sys *sys,
 	q->irq = irq;
 	q->kind = kind;
 	snprintf(q->owner, sizeof(q->owner), "%s", owner);
-	irq_name(interrupts, irq, q->name, sizeof(q->name));
+	aff_irq_name(interrupts, irq, q->name, sizeof(q->name));
 	q->vector = kind == AFF_IRQ_RDMA ? vector_of(q->name) : -1;
 	cs_parse_list(buf, &q->req, err, sizeof(err));
 	snprintf(rel, sizeof(rel), "irq/%u/effective_affinity_list", irq);
@@ -678,7 +679,7 @@ static int read_devices(const struct aff_env *e, struct aff_sys *sys,
 
 int aff_read_sys(const struct aff_env *e, struct aff_sys *sys)
 {
-	char buf[8192], err[256], rel[128];
+	char buf[AFF_LIST_MAX], err[256], rel[128];
 	char *interrupts;
 	struct cpuset possible;
 	int ret = -1;
