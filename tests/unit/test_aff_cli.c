@@ -429,6 +429,39 @@ static void test_save_atomic(void **state)
 	assert_string_equal(v, "# scst-affinity state; scst-affinity restore FILE");
 }
 
+/*
+ * A sweep stopped by SIGHUP (the terminal went away) while fio runs: fio
+ * is stopped at once, the saved state restored, exit status 130 (SIGHUP
+ * used to kill the tool with the layout left applied).
+ */
+static void test_sweep_hup(void **state)
+{
+	char cmd[2048], out[8192], v[128];
+	FILE *p;
+	int st;
+
+	(void)state;
+	/* the first run is of layout none, which sets it to f */
+	put("scst/targets/ib_srpt/T1/cpu_mask", "3\n");
+	put("fio.sh", "#!/bin/sh\ntouch \"$(dirname \"$0\")/started\"\nexec sleep 60\n");
+	snprintf(cmd, sizeof(cmd), "%s/fio.sh", root);
+	assert_int_equal(chmod(cmd, 0755), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "%s --sysfs-root %s/scst --proc-root %s/proc --sys-root %s/sys sweep --layout 'target:T1=1' --thread-modes off --filename /dev/null --runs 1 --runtime 1 --no-png --out %s/sw --fio %s/fio.sh & "
+		 "for i in $(seq 200); do [ -e %s/started ] && break; sleep 0.1; done; "
+		 "kill -HUP $!; wait $!; echo rc=$?",
+		 AFF_BIN, root, root, root, root, root, root);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	out[fread(out, 1, sizeof(out) - 1, p)] = '\0';
+	st = pclose(p);
+	assert_true(WIFEXITED(st));
+	if (!strstr(out, "rc=130"))
+		fail_msg("sweep after SIGHUP: %s", out);
+	get("scst/targets/ib_srpt/T1/cpu_mask", v, sizeof(v));
+	assert_string_equal(v, "3");
+}
+
 int main(void)
 {
 	const UNIT_TEST_LIST(tests) = {
@@ -445,6 +478,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_restore_reuse, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_save_atomic, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_sweep_hup, setup,
 						teardown),
 	};
 

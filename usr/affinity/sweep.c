@@ -9,7 +9,7 @@
  * changes, so changing it needs --relogin CMD, a command that logs the
  * initiator out and in again (and keeps --filename pointing at the LUN).
  * The state before the sweep is saved to PREFIX.state and restored after
- * the last run, and on SIGINT/SIGTERM (exit status 130).
+ * the last run, and on SIGINT/SIGTERM/SIGHUP (exit status 130).
  *
  * fio runs with --minimal (terse v3, parsed by stats.c); CPU busy time is
  * taken from /proc/stat around each run, so it covers the target, the
@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,15 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	sweep_stop = 1;
+}
+
+/* The signals that stop a sweep (and restore the saved state). */
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
 }
 
 struct layout {
@@ -97,6 +107,8 @@ static int run_fio(const struct aff_env *e, const struct sweep *sw,
 {
 	char rt[32], fn[PATH_MAX + 16], out[65536], err[256];
 	unsigned long long b0, t0, b1, t1;
+	sigset_t block, old;
+	bool killed = false;
 	const char *argv[20];
 	int argc = 0, fds[2], status;
 	size_t len = 0;
@@ -129,13 +141,21 @@ static int run_fio(const struct aff_env *e, const struct sweep *sw,
 		return -1;
 	if (cpu_ticks(e, &b0, &t0))
 		b0 = t0 = 0;
+	/*
+	 * The stop signals stay blocked but inside ppoll(): one that comes
+	 * just before it is seen at once, not after the whole fio run.
+	 */
+	stop_signals(&block);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	pid = fork();
 	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(fds[0]);
 		close(fds[1]);
 		return -1;
 	}
 	if (!pid) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		dup2(fds[1], 1);
 		close(fds[0]);
 		close(fds[1]);
@@ -146,6 +166,17 @@ static int run_fio(const struct aff_env *e, const struct sweep *sw,
 	}
 	close(fds[1]);
 	for (;;) {
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+
+		if (sweep_stop && !killed) {
+			kill(pid, SIGTERM);
+			killed = true;
+		}
+		if (ppoll(&pfd, 1, NULL, &old) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
 		n = read(fds[0], out + len, sizeof(out) - 1 - len);
 		if (n > 0) {
 			len += (size_t)n;
@@ -153,13 +184,11 @@ static int run_fio(const struct aff_env *e, const struct sweep *sw,
 				break;
 			continue;
 		}
-		if (n < 0 && errno == EINTR) {
-			if (sweep_stop)
-				kill(pid, SIGTERM);
+		if (n < 0 && errno == EINTR)
 			continue;
-		}
 		break;
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	out[len] = '\0';
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -207,6 +236,11 @@ static int relogin(const struct sweep *sw, int mode)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
+		/*
+		 * Its own process group: a Ctrl-C at the terminal stops the
+		 * sweep after the re-login, never the re-login half-way.
+		 */
+		setpgid(0, 0);
 		execl("/bin/sh", "sh", "-c", sw->relogin, (char *)NULL);
 		_exit(127);
 	}
@@ -214,6 +248,7 @@ static int relogin(const struct sweep *sw, int mode)
 		aff_err("fork: %s", strerror(errno));
 		return -1;
 	}
+	setpgid(pid, pid);	/* either side may run first */
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR) {
 			aff_err("waitpid: %s", strerror(errno));
@@ -604,6 +639,7 @@ int aff_sweep(struct aff_env *e, int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	e->quiet = true;
 	/* round r: every configuration once, in the same order */
 	for (unsigned int r = 0; r < sw.runs && !sweep_stop; r++) {
