@@ -38,32 +38,22 @@ static size_t session_luns(const struct sysfs *sys, const char *srel,
 {
 	char *dir = sysfs_path(sys, srel);
 	DIR *d = opendir(dir);
-	unsigned long *v = NULL, n;
-	size_t cnt = 0, cap = 0;
+	VEC(unsigned long) v = { 0 };
+	unsigned long n;
 	struct dirent *e;
 
 	free(dir);
 	*out = NULL;
 	if (!d)
 		return 0;
-	while ((e = readdir(d))) {
-		if (!lun_dir_name(e->d_name, &n))
-			continue;
-		if (cnt == cap) {
-			cap = cap ? 2 * cap : 8;
-			v = realloc(v, cap * sizeof(*v));
-			if (!v) {
-				closedir(d);
-				return 0;
-			}
-		}
-		v[cnt++] = n;
-	}
+	while ((e = readdir(d)))
+		if (lun_dir_name(e->d_name, &n))
+			*vec_push(&v) = n;	/* exits on no memory */
 	closedir(d);
-	if (cnt)
-		qsort(v, cnt, sizeof(*v), cmp_ulong);
-	*out = v;
-	return cnt;
+	if (v.n)
+		qsort(v.v, v.n, sizeof(*v.v), cmp_ulong);
+	*out = v.v;
+	return v.n;
 }
 
 void sessions_print_luns(const struct sysfs *sys, const char *rel,
