@@ -519,6 +519,88 @@ static void test_write_config_symlink(void **state)
 	assert_int_equal(system(link), 0);
 }
 
+/*
+ * A chain of dangling links (a -> b -> missing): the file at its end is
+ * created, every link stays; a loop of links is ELOOP, nothing written.
+ */
+static void test_write_config_dangling_chain(void **state)
+{
+	char dir[300], a[340], b[340], end[340], cmd[400];
+	struct stat st;
+	struct res r;
+	char *text;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s.d", fake_root);
+	snprintf(a, sizeof(a), "%s/a.conf", dir);
+	snprintf(b, sizeof(b), "%s/b.conf", dir);
+	snprintf(end, sizeof(end), "%s/missing.conf", dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(symlink("b.conf", a), 0);
+	assert_int_equal(symlink("missing.conf", b), 0);
+	r = run("-write_config", a, NULL);
+	if (r.rc || !strstr(r.out, "configuration written to "))
+		fail_msg("rc %d, out '%s', err '%s'", r.rc, r.out, r.err);
+	res_free(&r);
+	assert_int_equal(lstat(a, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(lstat(b, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(lstat(end, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	text = slurp(end);
+	assert_non_null(strstr(text, "\tDEVICE n1 {\n"));
+	free(text);
+	/* a loop */
+	assert_int_equal(unlink(b), 0);
+	assert_int_equal(symlink("a.conf", b), 0);
+	r = run("-write_config", a, NULL);
+	EXPECT(r, EXIT_SYSFS, "Too many levels of symbolic links");
+	res_free(&r);
+	assert_int_equal(hidden_files(dir), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * A user who may not give the new file the old one's group (EPERM): a
+ * warning naming the owner it gets, not a failure.
+ */
+static void test_write_config_owner_eperm(void **state)
+{
+	char dir[300], file[340], cmd[400];
+	const struct run_env env = { .nobody = true };
+	const char *args[] = { "-write_config", file, NULL };
+	struct stat st;
+	struct res r;
+	char *text;
+	FILE *f;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s.d", fake_root);
+	snprintf(file, sizeof(file), "%s/scst.conf", dir);
+	assert_int_equal(mkdir(dir, 0777), 0);
+	assert_int_equal(chmod(dir, 0777), 0);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fputs("old\n", f);
+	fclose(f);
+	assert_int_equal(chown(file, 65534, 123), 0);
+	assert_int_equal(chmod(fake_root, 0755), 0);
+	r = run_argv(&env, args);
+	if (r.rc || !strstr(r.err, "warning: cannot keep the owner 65534:123"))
+		fail_msg("rc %d, out '%s', err '%s'", r.rc, r.out, r.err);
+	res_free(&r);
+	assert_int_equal(stat(file, &st), 0);
+	assert_int_equal(st.st_uid, 65534);
+	text = slurp(file);
+	assert_non_null(strstr(text, "\tDEVICE n1 {\n"));
+	free(text);
+	assert_int_equal(hidden_files(dir), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* A directory it may not write: the error, and the old file unchanged. */
 static void test_write_config_readonly(void **state)
 {
@@ -557,6 +639,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unreadable, fake_setup,
 						fake_teardown),
 		cmocka_unit_test_setup_teardown(test_write_config_symlink,
+						fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_write_config_dangling_chain,
+						fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_write_config_owner_eperm,
 						fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_write_config_readonly,
 						fake_setup, fake_teardown),

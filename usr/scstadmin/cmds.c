@@ -525,24 +525,62 @@ static int cmd_config(struct opts *o, bool check_only)
  */
 static char *write_target(const char *path, struct stat *st, bool *exists)
 {
-	char *real = realpath(path, NULL);
+	char *real = realpath(path, NULL), *cur;
 
 	*exists = real && !stat(real, st);
 	if (real)
 		return real;
-	/* a dangling link: its target; a new file: itself */
-	{
-		char buf[4096];
-		ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+	/*
+	 * A dangling link (or a chain of them): the file the last one
+	 * names; a new file: itself. As the kernel, at most 40 links
+	 * (ELOOP beyond, also for a loop).
+	 */
+	cur = xstrdup(path);
+	for (int level = 0; level <= 40; level++) {
+		char buf[4096], *next;
+		ssize_t n = readlink(cur, buf, sizeof(buf));
 
-		if (n <= 0)
-			return xstrdup(path);
+		if (n < 0)
+			return cur;	/* not a link: the file to create */
+		if ((size_t)n >= sizeof(buf)) {
+			free(cur);
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
 		buf[n] = '\0';
-		if (buf[0] == '/' || !strchr(path, '/'))
-			return xstrdup(buf);
-		return xasprintf("%.*s/%s", (int)(strrchr(path, '/') - path),
-				 path, buf);
+		if (buf[0] == '/' || !strchr(cur, '/'))
+			next = xstrdup(buf);
+		else
+			next = xasprintf("%.*s/%s",
+					 (int)(strrchr(cur, '/') - cur), cur,
+					 buf);
+		free(cur);
+		cur = next;
 	}
+	free(cur);
+	errno = ELOOP;
+	return NULL;
+}
+
+/*
+ * The owner of the file replaced: kept. Nothing to do if it is ours; a
+ * user who may not give a file away (EPERM) gets a warning, as the new
+ * file is then theirs.
+ */
+static int keep_owner(int fd, const struct stat *st, const char *real)
+{
+	if (st->st_uid == geteuid() && st->st_gid == getegid())
+		return 0;
+	if (!fchown(fd, st->st_uid, st->st_gid))
+		return 0;
+	if (errno != EPERM)
+		return -1;
+	fprintf(stderr,
+		"scstadmin: warning: cannot keep the owner %u:%u of %s (%s): it is now %u:%u\n",
+		(unsigned int)st->st_uid, (unsigned int)st->st_gid, real,
+		strerror(errno), (unsigned int)geteuid(),
+		(unsigned int)getegid());
+	return 0;
 }
 
 /*
@@ -556,24 +594,30 @@ static int write_atomic(const char *path, struct tree *live, bool nonkey)
 	struct stat st;
 	bool exists;
 	char *real = write_target(path, &st, &exists);
-	char *slash = strrchr(real, '/');
-	char *dir = !slash ? xstrdup(".") : slash == real ? xstrdup("/") :
-		    xasprintf("%.*s", (int)(slash - real), real);
-	char *tmp = xasprintf("%s/.%s.XXXXXX", dir, slash ? slash + 1 : real);
-	int fd = mkstemp(tmp), dfd, e = 0;
+	char *slash, *dir, *tmp;
+	int fd, dfd, e = 0;
 	FILE *f = NULL;
 
+	if (!real)
+		return cmd_fail(EXIT_SYSFS, "cannot write %s: %s (the file is unchanged)",
+				path, strerror(errno));
+	slash = strrchr(real, '/');
+	dir = !slash ? xstrdup(".") : slash == real ? xstrdup("/") :
+	      xasprintf("%.*s", (int)(slash - real), real);
+	tmp = xasprintf("%s/.%s.XXXXXX", dir, slash ? slash + 1 : real);
+	fd = mkstemp(tmp);
 	if (fd < 0) {
 		e = errno;
 		goto fail_nofile;
 	}
 	if (fchmod(fd, exists ? st.st_mode & 07777 : 0644) ||
-	    (exists && fchown(fd, st.st_uid, st.st_gid)))
+	    (exists && keep_owner(fd, &st, real)))
 		goto fail;
 	f = fdopen(fd, "w");
 	if (!f)
 		goto fail;
 	conf_write(f, live, nonkey);
+	errno = EIO;	/* when only ferror() trips: no stale errno */
 	if (fflush(f) || ferror(f) || fsync(fd))
 		goto fail;
 	if (fclose(f)) {
@@ -585,11 +629,20 @@ static int write_atomic(const char *path, struct tree *live, bool nonkey)
 	fd = -1;
 	if (rename(tmp, real))
 		goto fail;
+	/* the rename lasts only once the directory is on disk */
 	dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
+	if (dfd < 0 || fsync(dfd)) {
+		e = errno;
+		if (dfd >= 0)
+			close(dfd);
+		cmd_fail(EXIT_SYSFS, "%s written, but syncing %s failed: %s",
+			 real, dir, strerror(e));
+		free(tmp);
+		free(dir);
+		free(real);
+		return EXIT_SYSFS;
 	}
+	close(dfd);
 	printf("configuration written to %s%s%s\n", path,
 	       strcmp(path, real) ? " -> " : "", strcmp(path, real) ? real : "");
 	free(tmp);
