@@ -80,6 +80,9 @@ static void test_reopen_needs_force(void **state)
 	if (!strstr(r.out, "-> not made: close device d1 (vdisk_fileio) to re-open it: filename '/a' -> '/b', blocksize '512' -> '4096'; meanwhile it takes LUN 0 of target loc1 (scst_local), LUN 2 of group lg of target loc1 (scst_local) (re-opens the device: its initiators lose it meanwhile; use -force to make it)\n") ||
 	    strstr(r.out, "-> add device") || strstr(r.out, "re-add"))
 		fail_msg("stdout '%s'", r.out);
+	/* the attribute the file changes waits too, and says so */
+	if (!strstr(r.out, "-> not made: set device d1 attribute threads_num=2 (goes with the change above; use -force to make it)\n"))
+		fail_msg("threads_num held silently: '%s'", r.out);
 	res_free(&r);
 	check_unchanged(before);
 	free(before);

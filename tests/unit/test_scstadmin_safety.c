@@ -61,6 +61,12 @@ static void prep_alua(void)
 	fake_put("device_groups/dg1/target_groups/tg1/gid1/rel_tgt_id", "1\n");
 }
 
+static void prep_suspend(void)
+{
+	fake_put("suspend", "0\n");
+	fake_put("devices/n1/active", "1\n");
+}
+
 static void prep_dyn(void)
 {
 	fake_put("targets/ib_srpt/mgmt",
@@ -90,6 +96,18 @@ static const char conf_more[] = TOP TGT0 "\t\tLUN 0 n1\n\t\tLUN 1 n1\n"
 	"\t\t}\n" END;
 
 static const struct opt_case cases[] = {
+	/* writes that stop I/O are made only with -force */
+	{ "suspend from the file", A("-config", "@CONF"), .prep = prep_suspend,
+	  .conf = "suspend 1\n" SAME,
+	  .out = "-> not made: set SCST attribute suspend=1 (suspends the I/O of every device; " FORCE ")\n" },
+	{ "suspend from the file -force", A("-config", "@CONF", "-force"),
+	  .prep = prep_suspend, .conf = "suspend 1\n" SAME, .file = "suspend",
+	  .content = "1\n" },
+	{ "device active 0 from the file", A("-config", "@CONF"),
+	  .prep = prep_suspend,
+	  .conf = "HANDLER vdisk_nullio {\n\tDEVICE n1 {\n\t\tsize_mb 64\n\t\tactive 0\n\t}\n}\n"
+		  TGT0 "\t\tLUN 0 n1\n" G1INI END,
+	  .out = "-> not made: set device n1 attribute active=0 (stops the device's I/O; " FORCE ")\n" },
 	/* item 1: each removal, without and with -force */
 	{ "device not in the file", A("-config", "@CONF"), .conf = conf_no_dev,
 	  .out = "-> not made: remove device n1 (vdisk_nullio), and with it LUN 0 of target gid1 (ib_srpt) (not in the configuration; " FORCE ")\n"

@@ -17,11 +17,13 @@
 
 bool action_needs_force(const struct action *a)
 {
-	return a->removal || a->recreate || a->forced_part;
+	return a->removal || a->recreate || a->forced_part || a->stops_io;
 }
 
 const char *action_force_reason(const struct action *a)
 {
+	if (a->stops_io)
+		return a->stops_io;
 	if (a->recreate)
 		return "re-opens the device: its initiators lose it meanwhile";
 	if (a->forced_part)
@@ -79,7 +81,12 @@ int apply_actions(const struct sysfs *s, const action_vec *a, bool force,
 
 		if (!force && action_needs_force(x)) {
 			res->not_forced++;
-			if (!x->forced_part)
+			/*
+			 * The parts of a forced change go unsaid, but for
+			 * attribute writes: the user asked for those values
+			 * (a re-created device's), they are held, not lost.
+			 */
+			if (!x->forced_part || x->is_attr)
 				printf("-> not made: %s (%s; use -force to make it)\n",
 				       x->desc, action_force_reason(x));
 			continue;

@@ -111,6 +111,23 @@ static void warn(struct dctx *c, const char *fmt, ...)
 }
 
 /*
+ * Writes that stop I/O, made only with -force like a removal: SCST's root
+ * "suspend" (every device's I/O waits until it is written back), a
+ * device's "active 0". NULL for the others.
+ */
+static const char *stops_io(const char *dir, const char *key,
+			    const char *value)
+{
+	if (!*dir && !strcmp(key, "suspend") && strcmp(value, "0") &&
+	    strcmp(value, "-1"))
+		return "suspends the I/O of every device";
+	if (!strncmp(dir, "devices/", 8) && !strchr(dir + 8, '/') &&
+	    !strcmp(key, "active") && !strcmp(value, "0"))
+		return "stops the device's I/O";
+	return NULL;
+}
+
+/*
  * Attributes: each wanted attribute that differs from the live one is
  * written (@live NULL: the object is new, write unconditionally; apply
  * skips writes of equal values). @skip: attributes handled elsewhere.
@@ -142,7 +159,8 @@ static void diff_attrs(struct dctx *c, const attr_vec *want,
 		    *dir ? xasprintf("%s/%s", dir, w->key) : xstrdup(w->key),
 		    xstrdup(w->value),
 		    xasprintf("set %s attribute %s=%s", what, w->key,
-			      w->value));
+			      w->value))->stops_io = stops_io(dir, w->key,
+							      w->value);
 	}
 }
 

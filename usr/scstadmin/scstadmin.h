@@ -224,6 +224,7 @@ struct action {
 	bool recreate;		/* closes a device to re-open it */
 	bool removal;		/* removes or replaces something live */
 	bool forced_part;	/* only made with the -force action before */
+	const char *stops_io;	/* why the write stops I/O (-force only) */
 };
 
 /* Why an action needs -force, or NULL. */
