@@ -67,6 +67,11 @@ static void prep_suspend(void)
 	fake_put("devices/n1/active", "1\n");
 }
 
+static void prep_drv_enabled(void)
+{
+	fake_put("targets/ib_srpt/enabled", "1\n");
+}
+
 static void prep_dyn(void)
 {
 	fake_put("targets/ib_srpt/mgmt",
@@ -371,7 +376,16 @@ static const struct opt_case cases[] = {
 	  .content = "create tg2\n" },
 	{ "config without the live DEVICE_GROUP", A("-config", "@CONF"),
 	  .prep = prep_alua, .conf = SAME,
-	  .out = "-> not made: remove device group dg1 (not in the configuration; " FORCE ")\n" },
+	  .out = "-> not made: remove device group dg1, and with it device(s) n1; target group(s) tg1 (1 target(s)) (not in the configuration; " FORCE ")\n" },
+	{ "config without the live TARGET_GROUP", A("-config", "@CONF"),
+	  .prep = prep_alua,
+	  .conf = SAME "DEVICE_GROUP dg1 {\n\tDEVICE n1\n}\n",
+	  .out = "-> not made: remove target group tg1 of device group dg1, and with it target(s) gid1 (not in the configuration; " FORCE ")\n" },
+	{ "driver disabled by the file", A("-config", "@CONF"),
+	  .prep = prep_drv_enabled,
+	  .conf = TOP "TARGET_DRIVER ib_srpt {\n\tenabled 0\n\tTARGET gid1 {\n\t\tenabled 1\n"
+		  "\t\trel_tgt_id 1\n\t\tLUN 0 n1\n" G1INI END,
+	  .out = "-> not made: set driver ib_srpt enabled=0: its targets stop and their sessions end: gid1 (0 session(s)) (not in the configuration; " FORCE ")\n" },
 	{ "config without the live DEVICE_GROUP -force",
 	  A("-config", "@CONF", "-force"), .prep = prep_alua, .conf = SAME,
 	  .file = "device_groups/mgmt", .content = "del dg1\n" },

@@ -699,6 +699,32 @@ static bool is_optional_driver(const char *name)
 	return false;
 }
 
+
+/*
+ * "set driver D enabled=V"; disabling a driver disables all its targets:
+ * their sessions end ("..., ending the sessions of targets T1 (2), T2").
+ */
+static char *drv_enable_desc(const char *drv, const char *value,
+			     const struct driver *l, bool off)
+{
+	char *s = xasprintf("set driver %s enabled=%s", drv, value);
+	char *list = xstrdup("");
+
+	for (size_t j = 0; off && j < l->targets.n; j++)
+		list = join(list, xasprintf("%s (%d session(s))",
+					    l->targets.v[j]->name,
+					    l->targets.v[j]->nsessions));
+	if (*list) {
+		char *n = xasprintf("%s: its targets stop and their sessions end: %s",
+				    s, list);
+
+		free(s);
+		s = n;
+	}
+	free(list);
+	return s;
+}
+
 static int diff_driver(struct dctx *c, const struct driver *w,
 		       const struct driver *l)
 {
@@ -733,14 +759,18 @@ static int diff_driver(struct dctx *c, const struct driver *w,
 		{
 			const struct attr *we = attr_find(&w->attrs, "enabled");
 
-			if (we && !attr_is(&l->attrs, "enabled", we->value))
-				act(c, strcmp(we->value, "0") ? PH_ENABLE :
-				    PH_DISABLE, false, false,
-				    xasprintf("%s/enabled", dir),
-				    xstrdup(we->value),
-				    xasprintf("set driver %s enabled=%s",
-					      drv->name, we->value))->removal =
-					!strcmp(we->value, "0");
+			if (we && !attr_is(&l->attrs, "enabled", we->value)) {
+				bool off = !strcmp(we->value, "0");
+				char *desc = drv_enable_desc(drv->name,
+							     we->value, l, off);
+				size_t nsess = 0;
+
+				for (size_t j = 0; off && j < l->targets.n; j++)
+					nsess += (size_t)l->targets.v[j]->nsessions;
+				act(c, off ? PH_DISABLE : PH_ENABLE, nsess > 0,
+				    false, xasprintf("%s/enabled", dir),
+				    xstrdup(we->value), desc)->removal = off;
+			}
 		}
 	}
 	for (size_t i = 0; i < l->targets.n; i++) {
@@ -875,6 +905,43 @@ static void diff_tgroup(struct dctx *c, const char *gdir,
  * conf_check) are skipped with one warning each; where it exists they
  * are reconciled like the rest (removals only with -force).
  */
+/*
+ * What goes with a removed ALUA group, as ", and with it ...": its
+ * target members; for a device group its devices and target groups too.
+ * A static buffer: used once per message.
+ */
+static const char *tgroup_with(const struct tgt_group *g)
+{
+	static char buf[1024];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < g->targets.n && n < sizeof(buf); i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
+				      i ? ", " : ", and with it target(s) ",
+				      g->targets.v[i]->name);
+	return buf;
+}
+
+static const char *dgroup_with(const struct dev_group *g)
+{
+	static char buf[2048];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < g->devices.n && n < sizeof(buf); i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
+				      i ? ", " : ", and with it device(s) ",
+				      g->devices.v[i].name);
+	for (size_t i = 0; i < g->tgroups.n && n < sizeof(buf); i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s (%zu target(s))",
+				      i ? ", " : n ? "; target group(s) " :
+				      ", and with it target group(s) ",
+				      g->tgroups.v[i]->name,
+				      g->tgroups.v[i]->targets.n);
+	return buf;
+}
+
 static void diff_alua(struct dctx *c)
 {
 	for (size_t i = 0; !c->live->has_alua && i < c->want->dgroups.n; i++)
@@ -907,8 +974,9 @@ static void diff_alua(struct dctx *c)
 				rm_act(c, PH_DEL_GROUP, false,
 				       xasprintf("%s/target_groups/mgmt", dir),
 				       xasprintf("del %s", l->tgroups.v[j]->name),
-				       xasprintf("remove target group %s of device group %s",
-						 l->tgroups.v[j]->name, w->name));
+				       xasprintf("remove target group %s of device group %s%s",
+						 l->tgroups.v[j]->name, w->name,
+						 tgroup_with(l->tgroups.v[j])));
 		diff_attrs(c, &w->attrs, l ? &l->attrs : NULL, dir, w->name,
 			   PH_ATTR, NULL, NULL);
 		free(dmgmt);
@@ -919,8 +987,9 @@ static void diff_alua(struct dctx *c)
 			rm_act(c, PH_DEL_GROUP, false,
 			       xstrdup("device_groups/mgmt"),
 			       xasprintf("del %s", c->live->dgroups.v[i]->name),
-			       xasprintf("remove device group %s",
-					 c->live->dgroups.v[i]->name));
+			       xasprintf("remove device group %s%s",
+					 c->live->dgroups.v[i]->name,
+					 dgroup_with(c->live->dgroups.v[i])));
 }
 
 static int diff_all(struct dctx *c)
