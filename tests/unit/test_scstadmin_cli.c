@@ -18,6 +18,21 @@ static void test_help_and_usage(void **state)
 	(void)state;
 	assert_int_equal(r.rc, 0);
 	assert_non_null(strstr(r.out, "-add_lun"));
+	/* -force's line names all it gates, as scstadmin(1) does */
+	{
+		const char *f = strstr(r.out, "  -force ");
+		const char *gated[] = { "-config", "-close_dev", "-rem_group",
+					"-clear_config", "empty", "suspend" };
+
+		assert_non_null(f);
+		for (size_t i = 0; i < sizeof(gated) / sizeof(gated[0]); i++) {
+			const char *nl = strchr(f, '\n');
+			const char *g = strstr(f, gated[i]);
+
+			if (!g || (nl && g > nl))
+				fail_msg("-h: -force does not name %s", gated[i]);
+		}
+	}
 	res_free(&r);
 	r = run("-bogus", NULL);
 	EXPECT(r, EXIT_USAGE, "unknown option '-bogus'");

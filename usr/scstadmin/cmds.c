@@ -477,6 +477,22 @@ out:
 	return ret;
 }
 
+/*
+ * Removing everything (-clear_config, -config of an empty file with
+ * -force): asked when standard input is a terminal, unless -noprompt.
+ */
+static bool confirm_clear(const struct opts *o)
+{
+	char ans[16] = "";
+
+	if (o->noprompt || !isatty(0))
+		return true;
+	printf("Remove all SCST configuration? [y/N] ");
+	fflush(stdout);
+	return fgets(ans, sizeof(ans), stdin) &&
+	       (ans[0] == 'y' || ans[0] == 'Y');
+}
+
 static int cmd_config(struct opts *o, bool check_only)
 {
 	char err[1024];
@@ -490,18 +506,28 @@ static int cmd_config(struct opts *o, bool check_only)
 		return EXIT_CONFIG;
 	}
 	empty = tree_is_empty(want);
-	if (empty && !o->force) {
+	if (empty && check_only) {
+		/* a check changes nothing: the plan, not a refusal */
+		printf("%s: empty configuration: -config would remove everything, and needs -force\n",
+		       fname);
+	} else if (empty && !o->force) {
 		tree_free(want);
 		return cmd_fail(EXIT_CONFIG,
 				"%s: the file is empty: as a configuration it removes every device, target, LUN and group; use -force to apply it anyway",
 				fname);
-	}
-	if (empty)
+	} else if (empty) {
 		fprintf(stderr,
 			"scstadmin: warning: %s is empty: with -force this removes the whole configuration\n",
 			fname);
+		/* it is -clear_config: it asks the same way */
+		if (!confirm_clear(o)) {
+			tree_free(want);
+			return cmd_fail(EXIT_INUSE, "aborted");
+		}
+	}
 	if (check_only) {
-		printf("%s: configuration is valid\n", fname);
+		if (!empty)
+			printf("%s: configuration is valid\n", fname);
 		if (!o->have_root) {
 			tree_free(want);
 			return EXIT_OK;
@@ -687,15 +713,8 @@ static int cmd_clear_config(struct opts *o)
 	if (!o->force)
 		return cmd_fail(EXIT_INUSE,
 				"-clear_config removes every device, LUN and group: add -force");
-	if (!o->noprompt && isatty(0)) {
-		char ans[16] = "";
-
-		printf("Remove all SCST configuration? [y/N] ");
-		fflush(stdout);
-		if (!fgets(ans, sizeof(ans), stdin) ||
-		    (ans[0] != 'y' && ans[0] != 'Y'))
-			return cmd_fail(EXIT_INUSE, "aborted");
-	}
+	if (!confirm_clear(o))
+		return cmd_fail(EXIT_INUSE, "aborted");
 	empty = tree_new();
 	ret = reconcile(o, empty, true, false);
 	tree_free(empty);

@@ -100,7 +100,7 @@ static const struct optdef optdefs[] = {
 	MOD("device", "DEV", device, "the device of a LUN"),
 	MOD("attributes", "k=v,...", attributes, "attributes or add_device/LUN parameters"),
 	MOD("to", "G2", to, "-move_init: the group to move to"),
-	MOD("force", NULL, force, "-config: also remove, replace, re-open what the file lacks or changes"),
+	MOD("force", NULL, force, "-config: also remove, replace, re-open, disable or suspend what the file lacks or changes, apply an empty file; -close_dev of an exported device; -rem_group of a non-empty group; -clear_config always"),
 	MOD("noprompt", NULL, noprompt, "do not ask for confirmation"),
 	MOD("cont_on_err", NULL, cont_on_err, "go on after a failed change (exit status still 3)"),
 	MOD("nonkey", NULL, nonkey, "non-key attributes too (-write_config: as comments)"),
