@@ -105,21 +105,49 @@ static int teardown(void **state)
 	return system(cmd) ? -1 : 0;
 }
 
-/* Run the tool with exactly @args; its output in @out; its exit status. */
-static int tool_raw(const char *args, char *out, size_t len)
+/* Run the shell command @cmd; its stdout in @out; its exit status. */
+static int shell(const char *cmd, char *out, size_t len)
 {
-	char cmd[16384];
-	size_t n = 0;
-	FILE *p;
+	FILE *p = popen(cmd, "r");
+	size_t n;
 	int st;
 
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 </dev/null", AFF_BIN, args);
-	p = popen(cmd, "r");
 	assert_non_null(p);
 	n = fread(out, 1, len - 1, p);
 	out[n] = '\0';
 	st = pclose(p);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Run the tool with exactly @args; its output in @out; its exit status. */
+static int tool_raw(const char *args, char *out, size_t len)
+{
+	char cmd[16384];
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 </dev/null", AFF_BIN, args);
+	return shell(cmd, out, len);
+}
+
+/* @n worker threads of device disk1 (PIDs from 3000001) named @comm. */
+static void fake_threads(int n, const char *comm)
+{
+	char pids[1024] = "", text[128];
+	size_t len = 0;
+
+	for (int k = 0; k < n; k++) {
+		char rel[64];
+
+		len += (size_t)snprintf(pids + len, sizeof(pids) - len, "%d ",
+					3000001 + k);
+		snprintf(rel, sizeof(rel), "proc/%d/comm", 3000001 + k);
+		snprintf(text, sizeof(text), "%s\n", comm);
+		put(rel, text);
+		snprintf(rel, sizeof(rel), "proc/%d/status", 3000001 + k);
+		snprintf(text, sizeof(text),
+			 "Name:\t%s\nCpus_allowed_list:\t0-3\n", comm);
+		put(rel, text);
+	}
+	put("scst/devices/disk1/thread_pids", pids);
 }
 
 /* Run the tool on the fake tree with @args. */
@@ -272,24 +300,13 @@ static void test_global_opts(void **state)
  */
 static void test_long_reads(void **state)
 {
-	char path[256], out[65536], line[128], pids[1024] = "";
-	size_t n = 0;
+	char path[256], out[65536], line[128];
 	pid_t child;
 	const char *p;
 	int count = 0, st;
 
 	(void)state;
-	for (int k = 0; k < 70; k++) {
-		char rel[64];
-
-		n += (size_t)snprintf(pids + n, sizeof(pids) - n, "%d ",
-				      3000001 + k);
-		snprintf(rel, sizeof(rel), "proc/%d/comm", 3000001 + k);
-		put(rel, "vdisk_t\n");
-		snprintf(rel, sizeof(rel), "proc/%d/status", 3000001 + k);
-		put(rel, "Name:\tvdisk_t\nCpus_allowed_list:\t0-3\n");
-	}
-	put("scst/devices/disk1/thread_pids", pids);
+	fake_threads(70, "vdisk_t");
 	snprintf(path, sizeof(path), "%s/proc/interrupts", root);
 	unlink(path);
 	assert_int_equal(mkfifo(path, 0644), 0);
@@ -394,29 +411,15 @@ static void test_restore_reuse(void **state)
 static void test_save_atomic(void **state)
 {
 	char out[8192], cmd[1024], v[128];
-	FILE *p;
-	int st;
 
 	(void)state;
-	for (int k = 0; k < 70; k++) {
-		char rel[64];
-
-		snprintf(rel, sizeof(rel), "proc/%d/comm", 3000001 + k);
-		put(rel, "vdisk_thread_with_a_long_name\n");
-		snprintf(rel, sizeof(rel), "proc/%d/status", 3000001 + k);
-		put(rel, "Cpus_allowed_list:\t0-3\n");
-	}
-	put("scst/devices/disk1/thread_pids", "3000001 3000002 3000003 3000004 3000005 3000006 3000007 3000008 3000009 3000010 3000011 3000012 3000013 3000014 3000015 3000016 3000017 3000018 3000019 3000020 3000021 3000022 3000023 3000024 3000025 3000026 3000027 3000028 3000029 3000030 3000031 3000032 3000033 3000034 3000035 3000036 3000037 3000038 3000039 3000040\n");
+	/* a state of more than the 1 KiB limit */
+	fake_threads(40, "vdisk_thread_with_a_long_name");
 	put("state/saved", "OLD\n");
 	snprintf(cmd, sizeof(cmd),
 		 "sh -c 'trap \"\" XFSZ; ulimit -f 1; exec %s --sysfs-root %s/scst --proc-root %s/proc --sys-root %s/sys save %s/state/saved' 2>&1",
 		 AFF_BIN, root, root, root, root);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	out[fread(out, 1, sizeof(out) - 1, p)] = '\0';
-	st = pclose(p);
-	assert_true(WIFEXITED(st));
-	assert_int_equal(WEXITSTATUS(st), 3);
+	assert_int_equal(shell(cmd, out, sizeof(out)), 3);
 	assert_non_null(strstr(out, "is as it was"));
 	get("state/saved", v, sizeof(v));
 	assert_string_equal(v, "OLD");
@@ -437,8 +440,6 @@ static void test_save_atomic(void **state)
 static void test_sweep_hup(void **state)
 {
 	char cmd[2048], out[8192], v[128];
-	FILE *p;
-	int st;
 
 	(void)state;
 	/* the first run is of layout none, which sets it to f */
@@ -451,11 +452,7 @@ static void test_sweep_hup(void **state)
 		 "for i in $(seq 200); do [ -e %s/started ] && break; sleep 0.1; done; "
 		 "kill -HUP $!; wait $!; echo rc=$?",
 		 AFF_BIN, root, root, root, root, root, root);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	out[fread(out, 1, sizeof(out) - 1, p)] = '\0';
-	st = pclose(p);
-	assert_true(WIFEXITED(st));
+	assert_int_equal(shell(cmd, out, sizeof(out)), 0);
 	if (!strstr(out, "rc=130"))
 		fail_msg("sweep after SIGHUP: %s", out);
 	get("scst/targets/ib_srpt/T1/cpu_mask", v, sizeof(v));
