@@ -608,6 +608,22 @@ static void test_write_config_dangling_chain(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* ROOT.d (mode @mode) holding scst.conf with "old\n": @dir and @file. */
+static void old_conf(char *dir, size_t dlen, char *file, size_t flen,
+		     mode_t mode)
+{
+	FILE *f;
+
+	snprintf(dir, dlen, "%s.d", fake_root);
+	snprintf(file, flen, "%s/scst.conf", dir);
+	assert_int_equal(mkdir(dir, mode), 0);
+	assert_int_equal(chmod(dir, mode), 0);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fputs("old\n", f);
+	fclose(f);
+}
+
 /*
  * A user who may not give the new file the old one's group (EPERM): a
  * warning naming the owner it gets, not a failure.
@@ -620,17 +636,9 @@ static void test_write_config_owner_eperm(void **state)
 	struct stat st;
 	struct res r;
 	char *text;
-	FILE *f;
 
 	(void)state;
-	snprintf(dir, sizeof(dir), "%s.d", fake_root);
-	snprintf(file, sizeof(file), "%s/scst.conf", dir);
-	assert_int_equal(mkdir(dir, 0777), 0);
-	assert_int_equal(chmod(dir, 0777), 0);
-	f = fopen(file, "w");
-	assert_non_null(f);
-	fputs("old\n", f);
-	fclose(f);
+	old_conf(dir, sizeof(dir), file, sizeof(file), 0777);
 	assert_int_equal(chown(file, 65534, 123), 0);
 	assert_int_equal(chmod(fake_root, 0755), 0);
 	r = run_argv(&env, args);
@@ -655,16 +663,9 @@ static void test_write_config_readonly(void **state)
 	const char *args[] = { "-write_config", file, NULL };
 	struct res r;
 	char *text;
-	FILE *f;
 
 	(void)state;
-	snprintf(dir, sizeof(dir), "%s.d", fake_root);
-	snprintf(file, sizeof(file), "%s/scst.conf", dir);
-	assert_int_equal(mkdir(dir, 0755), 0);
-	f = fopen(file, "w");
-	assert_non_null(f);
-	fputs("old\n", f);
-	fclose(f);
+	old_conf(dir, sizeof(dir), file, sizeof(file), 0755);
 	assert_int_equal(chmod(file, 0666), 0);
 	/* nobody must read the tree; not write the directory */
 	assert_int_equal(chmod(fake_root, 0755), 0);

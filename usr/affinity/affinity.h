@@ -45,6 +45,8 @@ int aff_read_alloc(const char *root, const char *rel, size_t max, char **out);
 /* The largest /proc/interrupts read: 8192 CPUs, thousands of IRQs. */
 #define AFF_INTERRUPTS_MAX	(256u << 20)
 int aff_write_text(const char *root, const char *rel, const char *text);
+/* All of /proc/interrupts ("" if none) in *@out; 0 or -1, said. */
+int aff_read_interrupts(const struct aff_env *e, char **out);
 /* In the text of /proc/interrupts, the name of IRQ @irq, or "". */
 void aff_irq_name(const char *interrupts, unsigned int irq, char *name,
 		  size_t len);

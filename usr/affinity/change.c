@@ -657,13 +657,7 @@ int aff_restore_changes(const struct aff_env *e, const struct aff_sys *sys,
 		aff_err("%s: %s", file, strerror(errno));
 		return AFF_EXIT_SYS;
 	}
-	ret = aff_read_alloc(e->proc, "interrupts", AFF_INTERRUPTS_MAX,
-			     &interrupts);
-	if (ret == -ENOENT) {
-		interrupts = xstrdup("");
-	} else if (ret) {
-		aff_err("cannot read %s/interrupts: %s", e->proc,
-			strerror(-ret));
+	if (aff_read_interrupts(e, &interrupts)) {
 		fclose(f);
 		return AFF_EXIT_SYS;
 	}

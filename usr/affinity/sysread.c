@@ -677,6 +677,22 @@ static int read_devices(const struct aff_env *e, struct aff_sys *sys,
 	return ret;
 }
 
+int aff_read_interrupts(const struct aff_env *e, char **out)
+{
+	/* one line per IRQ, about 11 bytes per CPU in each */
+	int ret = aff_read_alloc(e->proc, "interrupts", AFF_INTERRUPTS_MAX,
+				 out);
+
+	if (ret == -ENOENT) {
+		*out = xstrdup("");	/* no IRQs to name */
+	} else if (ret) {
+		aff_err("cannot read %s/interrupts: %s", e->proc,
+			strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
 int aff_read_sys(const struct aff_env *e, struct aff_sys *sys)
 {
 	char buf[AFF_LIST_MAX], err[256], rel[128];
@@ -706,17 +722,8 @@ int aff_read_sys(const struct aff_env *e, struct aff_sys *sys)
 		if (!cs_parse_list(buf, &sys->node_cpus[n], err, sizeof(err)))
 			sys->nnodes = n + 1;
 	}
-	/* one line per IRQ, about 11 bytes per CPU in each */
-	ret = aff_read_alloc(e->proc, "interrupts", AFF_INTERRUPTS_MAX,
-			     &interrupts);
-	if (ret == -ENOENT) {
-		interrupts = xstrdup("");
-	} else if (ret) {
-		aff_err("cannot read %s/interrupts: %s", e->proc,
-			strerror(-ret));
+	if (aff_read_interrupts(e, &interrupts))
 		return -1;
-	}
-	ret = -1;
 	if (read_rdma(e, sys, interrupts) || read_targets(e, sys) ||
 	    read_devices(e, sys, interrupts) ||
 	    pattern_irqs(e, sys, interrupts)) {

@@ -910,16 +910,30 @@ static void diff_tgroup(struct dctx *c, const char *gdir,
  * target members; for a device group its devices and target groups too.
  * A static buffer: used once per message.
  */
+/* Append @name to @buf (@n used): after @first if it is the first. */
+static size_t add_name(char *buf, size_t size, size_t n, const char *first,
+		       const char *name, size_t ntargets)
+{
+	if (n >= size)
+		return n;	/* full: the message is cut, nothing else */
+	if (ntargets != (size_t)-1)
+		return n + (size_t)snprintf(buf + n, size - n, "%s%s (%zu target(s))",
+					    first ? first : ", ", name,
+					    ntargets);
+	return n + (size_t)snprintf(buf + n, size - n, "%s%s",
+				    first ? first : ", ", name);
+}
+
 static const char *tgroup_with(const struct tgt_group *g)
 {
 	static char buf[1024];
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < g->targets.n && n < sizeof(buf); i++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
-				      i ? ", " : ", and with it target(s) ",
-				      g->targets.v[i]->name);
+	for (size_t i = 0; i < g->targets.n; i++)
+		n = add_name(buf, sizeof(buf), n,
+			     i ? NULL : ", and with it target(s) ",
+			     g->targets.v[i]->name, (size_t)-1);
 	return buf;
 }
 
@@ -929,16 +943,15 @@ static const char *dgroup_with(const struct dev_group *g)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < g->devices.n && n < sizeof(buf); i++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
-				      i ? ", " : ", and with it device(s) ",
-				      g->devices.v[i].name);
-	for (size_t i = 0; i < g->tgroups.n && n < sizeof(buf); i++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s (%zu target(s))",
-				      i ? ", " : n ? "; target group(s) " :
-				      ", and with it target group(s) ",
-				      g->tgroups.v[i]->name,
-				      g->tgroups.v[i]->targets.n);
+	for (size_t i = 0; i < g->devices.n; i++)
+		n = add_name(buf, sizeof(buf), n,
+			     i ? NULL : ", and with it device(s) ",
+			     g->devices.v[i].name, (size_t)-1);
+	for (size_t i = 0; i < g->tgroups.n; i++)
+		n = add_name(buf, sizeof(buf), n,
+			     i ? NULL : n ? "; target group(s) " :
+			     ", and with it target group(s) ",
+			     g->tgroups.v[i]->name, g->tgroups.v[i]->targets.n);
 	return buf;
 }
 
