@@ -33,6 +33,8 @@
 /* All vdisk devices, of the three handlers; protected by vdisk_mutex. */
 static LIST_HEAD(vdisk_dev_list);
 static DEFINE_MUTEX(vdisk_mutex);
+/* vdisk_exit() has taken the list: no device is registered any more */
+static bool vdisk_exiting;
 
 /* ---------------------------------------------------------------------- */
 /* Identities                                                             */
@@ -425,14 +427,17 @@ static int vdisk_add_device(struct scst_dev_type *dt,
 	vdisk_set_identity(vdev);
 
 	mutex_lock(&vdisk_mutex);
+	if (vdisk_exiting) {
+		ret = -ENODEV;
+		goto unlock;
+	}
 	dev = scst_register_virtual_device(dt, name, vdev);
 	if (IS_ERR(dev)) {
 		ret = PTR_ERR(dev);
 		goto unlock;
 	}
 	list_add_tail(&vdev->list_entry, &vdisk_dev_list);
-	mutex_unlock(&vdisk_mutex);
-
+	/* before unlocking: a del_device may free @vdev */
 	pr_info("%s: %s device, %s%s%lld MiB, %llu blocks of %u bytes%s%s%s\n",
 		name, be->name, vdev->filename ?: "", vdev->filename ? ", " : "",
 		vdev->size >> 20, vdev->size >> vdev->block_shift,
@@ -440,6 +445,7 @@ static int vdisk_add_device(struct scst_dev_type *dt,
 		vdev->thin_provisioned ? ", thin provisioned" : "",
 		vdev->nv_cache ? ", nv_cache" :
 		vdev->write_through ? ", write through" : "");
+	mutex_unlock(&vdisk_mutex);
 	return 0;
 
 unlock:
@@ -864,6 +870,7 @@ static void __exit vdisk_exit(void)
 	LIST_HEAD(devs);
 
 	mutex_lock(&vdisk_mutex);
+	vdisk_exiting = true;
 	list_splice_init(&vdisk_dev_list, &devs);
 	mutex_unlock(&vdisk_mutex);
 	list_for_each_entry_safe(vdev, tmp, &devs, list_entry) {

@@ -729,8 +729,12 @@ int scst_cdb_decode(const u8 *cdb, unsigned int cdb_len, u8 dev_type,
 	if (!op && !has_sa)
 		return scst_cdb_err_set(err, SCST_SENSE_INVALID_OPCODE, true,
 					0, -1);
-	if (!op && cdb_len > 1)
-		return cdb_invalid(err, 1, 4);
+	if (!op && cdb_len > 1) {
+		cdb_invalid(err, 1, 4);
+		if (err)
+			err->unknown_sa = true;
+		return -EINVAL;
+	}
 	if (!op || cdb_len < op->cdb_len)
 		return cdb_invalid(err, -1, -1);
 	if (cdb[op->cdb_len - 1] & CDB_CONTROL_NACA)

@@ -38,6 +38,7 @@
 #include <linux/moduleparam.h>
 #include <linux/device.h>
 #include <linux/slab.h>
+#include <linux/sched/mm.h>
 #include <linux/highmem.h>
 #include <linux/blk-mq.h>
 #include <linux/scatterlist.h>
@@ -912,7 +913,22 @@ static int scst_local_add_session(struct scst_local_tgt *tgt,
 	return 0;
 
 unregister_session:
-	scst_unregister_session(scst_sess, true, NULL);
+	/*
+	 * sess->scst_sess and the session's force_close were visible: a
+	 * force_close may have queued the reset work, which may have
+	 * swapped the nexus. As scst_local_remove_session(): no more swaps,
+	 * the current nexus (if any) goes, the work is done before @sess,
+	 * the hostdata, is freed.
+	 */
+	mutex_lock(&sess->nexus_mutex);
+	set_bit(SCST_LOCAL_SESS_REMOVING, &sess->flags);
+	scst_sess = rcu_dereference_protected(sess->scst_sess,
+					      lockdep_is_held(&sess->nexus_mutex));
+	RCU_INIT_POINTER(sess->scst_sess, NULL);
+	mutex_unlock(&sess->nexus_mutex);
+	if (scst_sess)
+		scst_unregister_session(scst_sess, true, NULL);
+	cancel_work_sync(&sess->reset_work);
 put_host:
 	scsi_host_put(shost);
 	return ret;
@@ -970,7 +986,14 @@ static void scst_local_reset_work_fn(struct work_struct *work)
 	struct scst_local_sess *sess = container_of(work, struct scst_local_sess,
 						    reset_work);
 	struct scst_session *old, *new;
+	unsigned int noio;
 
+	/*
+	 * The host's I/O waits (queuecommand() answers busy) and its error
+	 * handler waits for nexus_mutex: an allocation here must not wait
+	 * for writeback to this host.
+	 */
+	noio = memalloc_noio_save();
 	mutex_lock(&sess->nexus_mutex);
 	if (test_bit(SCST_LOCAL_SESS_REMOVING, &sess->flags) ||
 	    test_bit(SCST_LOCAL_SESS_CLOSING, &sess->flags))
@@ -998,6 +1021,7 @@ static void scst_local_reset_work_fn(struct work_struct *work)
 		sess->tgt->scst_tgt->name, sess->name, sess->shost->host_no);
 unlock:
 	mutex_unlock(&sess->nexus_mutex);
+	memalloc_noio_restore(noio);
 }
 
 /**

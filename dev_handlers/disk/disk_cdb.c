@@ -30,6 +30,11 @@ enum disk_len_kind {
  * @len_off: offset of the length field (DISK_LEN_FIELD)
  * @len_len: its size in bytes: 2, 3 or 4
  * @flags: SCST_CDB_ALLOC_LEN or SCST_CDB_PARAM_LIST, SCST_CDB_MEDIUM_WRITE
+ *	for every command that changes the device (its medium, firmware,
+ *	logs, security state or self-test results), so that a read-only LUN
+ *	refuses it (scst_cmd_read_only())
+ * @timeout_s: request timeout in seconds for a command that may run far
+ *	longer than the queue's default, 0 for the queue's (disk_cdb_timeout())
  */
 struct disk_cdb_op {
 	u8 opcode;
@@ -41,7 +46,17 @@ struct disk_cdb_op {
 	u8 len_off;
 	u8 len_len;
 	u32 flags;
+	u32 timeout_s;
 };
+
+/*
+ * Timeouts of the long-running commands (disk_cdb_timeout()): a format or
+ * sanitize of a large disk and an extended foreground self-test take
+ * hours, a microcode download minutes.
+ */
+#define DISK_TIMEOUT_FORMAT_S	(24 * 3600)
+#define DISK_TIMEOUT_DIAG_S	(4 * 3600)
+#define DISK_TIMEOUT_FW_S	(10 * 60)
 
 #define DISK_IN(op, len, off, n) \
 	{ .opcode = (op), .cdb_len = (len), .dir = SCST_CDB_DIR_READ, \
@@ -51,6 +66,10 @@ struct disk_cdb_op {
 	{ .opcode = (op), .cdb_len = (len), .dir = SCST_CDB_DIR_WRITE, \
 	  .kind = DISK_LEN_FIELD, .len_off = (off), .len_len = (n), \
 	  .flags = SCST_CDB_PARAM_LIST | (f) }
+#define DISK_OUT_LONG(op, len, off, n, f, t) \
+	{ .opcode = (op), .cdb_len = (len), .dir = SCST_CDB_DIR_WRITE, \
+	  .kind = DISK_LEN_FIELD, .len_off = (off), .len_len = (n), \
+	  .flags = SCST_CDB_PARAM_LIST | (f), .timeout_s = (t) }
 #define DISK_NONE(op, len, f) \
 	{ .opcode = (op), .cdb_len = (len), .dir = SCST_CDB_DIR_NONE, \
 	  .kind = DISK_LEN_NONE, .flags = (f) }
@@ -69,21 +88,29 @@ static const struct disk_cdb_op disk_cdb_ops[] = {
 	/* SBC-3 §5.3 FORMAT UNIT: data-out with FMTDATA, see below */
 	{ .opcode = DISK_OP_FORMAT_UNIT, .cdb_len = 6,
 	  .dir = SCST_CDB_DIR_WRITE, .kind = DISK_LEN_EXPECTED,
-	  .flags = SCST_CDB_PARAM_LIST | SCST_CDB_MEDIUM_WRITE },
+	  .flags = SCST_CDB_PARAM_LIST | SCST_CDB_MEDIUM_WRITE,
+	  .timeout_s = DISK_TIMEOUT_FORMAT_S },
 	/* SBC-3 §5.20 REASSIGN BLOCKS: the list length is in its header */
 	{ .opcode = DISK_OP_REASSIGN_BLOCKS, .cdb_len = 6,
 	  .dir = SCST_CDB_DIR_WRITE, .kind = DISK_LEN_EXPECTED,
 	  .flags = SCST_CDB_PARAM_LIST | SCST_CDB_MEDIUM_WRITE },
 	DISK_IN(0x1c, 6, 3, 2),		/* SPC-4 RECEIVE DIAGNOSTIC RESULTS */
-	DISK_OUT(0x1d, 6, 3, 2, 0),	/* SPC-4 SEND DIAGNOSTIC */
+	/* SPC-4 §6.42 SEND DIAGNOSTIC: a foreground self-test runs in it */
+	DISK_OUT_LONG(0x1d, 6, 3, 2, SCST_CDB_MEDIUM_WRITE,
+		      DISK_TIMEOUT_DIAG_S),
 	DISK_NONE(0x34, 10, 0),		/* SBC-3 PRE-FETCH(10) */
 	DISK_IN(0x37, 10, 7, 2),	/* SBC-3 READ DEFECT DATA(10) */
-	DISK_OUT(0x3b, 10, 6, 3, SCST_CDB_MEDIUM_WRITE), /* WRITE BUFFER */
+	/* SPC-4 §6.49 WRITE BUFFER: microcode download and activation */
+	DISK_OUT_LONG(0x3b, 10, 6, 3, SCST_CDB_MEDIUM_WRITE,
+		      DISK_TIMEOUT_FW_S),
 	DISK_IN(0x3c, 10, 6, 3),	/* SPC-4 READ BUFFER */
 	DISK_IN(0x3e, 10, 7, 2),	/* SBC-3 READ LONG(10) */
 	DISK_OUT(0x3f, 10, 7, 2, SCST_CDB_MEDIUM_WRITE), /* WRITE LONG(10) */
-	DISK_OUT(0x48, 10, 7, 2, SCST_CDB_MEDIUM_WRITE), /* SANITIZE */
-	DISK_OUT(0x4c, 10, 7, 2, 0),	/* SPC-4 LOG SELECT */
+	/* SBC-3 §5.30 SANITIZE */
+	DISK_OUT_LONG(0x48, 10, 7, 2, SCST_CDB_MEDIUM_WRITE,
+		      DISK_TIMEOUT_FORMAT_S),
+	/* SPC-4 §6.6 LOG SELECT: resets or sets the device's log pages */
+	DISK_OUT(0x4c, 10, 7, 2, SCST_CDB_MEDIUM_WRITE),
 	DISK_IN(0x4d, 10, 7, 2),	/* SPC-4 LOG SENSE */
 	/* SAT-3 ATA PASS-THROUGH(16) and (12): see disk_cdb_ata() */
 	{ .opcode = DISK_OP_ATA_PT_16, .cdb_len = 16,
@@ -102,7 +129,8 @@ static const struct disk_cdb_op disk_cdb_ops[] = {
 	  .cdb_len = 12, .dir = SCST_CDB_DIR_READ, .kind = DISK_LEN_FIELD,
 	  .len_off = 6, .len_len = 4, .flags = SCST_CDB_ALLOC_LEN },
 	DISK_IN(DISK_OP_SECURITY_IN, 12, 6, 4),	/* SPC-4 §6.40 */
-	DISK_OUT(DISK_OP_SECURITY_OUT, 12, 6, 4, 0), /* SPC-4 §6.41 */
+	/* SPC-4 §6.41: changes the security state (TCG Opal locking) */
+	DISK_OUT(DISK_OP_SECURITY_OUT, 12, 6, 4, SCST_CDB_MEDIUM_WRITE),
 	DISK_IN(0xb7, 12, 6, 4),	/* SBC-3 READ DEFECT DATA(12) */
 };
 
@@ -232,9 +260,20 @@ int disk_cdb_decode(const u8 *cdb, unsigned int cdb_len, u8 expected_dir,
 	return 0;
 }
 
+unsigned int disk_cdb_timeout(const u8 *cdb, unsigned int cdb_len)
+{
+	const struct disk_cdb_op *op;
+
+	if (!cdb_len)
+		return 0;
+	op = disk_cdb_find(cdb, cdb_len);
+	return op ? op->timeout_s : 0;
+}
+
 bool disk_vpd_b0_limit(u8 *page, u32 len, u32 max_blocks)
 {
 	bool changed = false;
+	u64 ws;
 	u32 v;
 
 	if (len < DISK_VPD_B0_MIN_LEN || page[1] != DISK_VPD_BLOCK_LIMITS)
@@ -247,6 +286,21 @@ bool disk_vpd_b0_limit(u8 *page, u32 len, u32 max_blocks)
 	v = get_unaligned_be32(page + DISK_VPD_B0_OPT_XFER_OFF);
 	if (v > max_blocks) {
 		put_unaligned_be32(max_blocks, page + DISK_VPD_B0_OPT_XFER_OFF);
+		changed = true;
+	}
+	/*
+	 * SBC-3 §6.6.4: MAXIMUM WRITE SAME LENGTH is what the core enforces
+	 * for WRITE SAME (SCST_CDB_WS_LIMIT, scst_cdb_parse(), the same
+	 * limit as MAXIMUM TRANSFER LENGTH): the device's own or none (0)
+	 * would have Linux sd size WRITE SAME beyond it, get INVALID FIELD
+	 * IN CDB and turn WRITE SAME off. Only a page long enough to hold
+	 * the field (SBC-3, not SBC-2) has it.
+	 */
+	if (len < DISK_VPD_B0_WS_END)
+		return changed;
+	ws = get_unaligned_be64(page + DISK_VPD_B0_MAX_WS_OFF);
+	if (!ws || ws > max_blocks) {
+		put_unaligned_be64(max_blocks, page + DISK_VPD_B0_MAX_WS_OFF);
 		changed = true;
 	}
 	return changed;

@@ -16,6 +16,8 @@
 #define DISK_VPD_B0_MAX_XFER_OFF	8
 #define DISK_VPD_B0_OPT_XFER_OFF	12
 #define DISK_VPD_B0_MIN_LEN		16
+#define DISK_VPD_B0_MAX_WS_OFF		36
+#define DISK_VPD_B0_WS_END		44
 
 /**
  * disk_cdb_refused() - whether dev_disk refuses a command the core knows
@@ -60,13 +62,27 @@ int disk_cdb_decode(const u8 *cdb, unsigned int cdb_len, u8 expected_dir,
 		    struct scst_cdb_err *err);
 
 /**
+ * disk_cdb_timeout() - the request timeout a long-running command needs
+ * @cdb: the CDB
+ * @cdb_len: its length
+ *
+ * FORMAT UNIT, SANITIZE, SEND DIAGNOSTIC (a foreground self-test) and
+ * WRITE BUFFER (microcode) may take far longer than a queue's timeout;
+ * with IMMED set they return at once and the long timer never matters.
+ *
+ * Return: the timeout in seconds, or 0 for the queue's own.
+ */
+unsigned int disk_cdb_timeout(const u8 *cdb, unsigned int cdb_len);
+
+/**
  * disk_vpd_b0_limit() - cap the transfer limits of a Block Limits page
  * @page: the page as the device returned it (SBC-3 §6.6.4)
  * @len: bytes of it that were returned
  * @max_blocks: the largest transfer dev_disk can pass, in logical blocks
  *
  * MAXIMUM TRANSFER LENGTH becomes @max_blocks when the device reports
- * none (0) or a larger one; OPTIMAL TRANSFER LENGTH is cut to it. Other
+ * none (0) or a larger one; OPTIMAL TRANSFER LENGTH is cut to it; so is
+ * MAXIMUM WRITE SAME LENGTH (0 included) when @len reaches it. Other
  * fields are the device's.
  *
  * Return: true when @page was changed.

@@ -50,14 +50,16 @@ MODULE_PARM_DESC(bounce_all,
  * @entry: on disk_dev.inflight
  * @rq: the passthrough request
  * @cmd: the command
- * @bounce: a copy of the data in pages of our own, when the command's
- *	buffer does not fit the queue's alignment or segment rules
+ * @bounce_table: a copy of the data in pages of our own, when the
+ *	command's buffer does not fit the queue's alignment or segment rules
+ * @bounce: its scatterlist, or NULL
  * @bounce_nents: its entries
  */
 struct disk_req {
 	struct list_head entry;
 	struct request *rq;
 	struct scst_cmd *cmd;
+	struct sg_table bounce_table;
 	struct scatterlist *bounce;
 	unsigned int bounce_nents;
 };
@@ -85,15 +87,13 @@ static u32 disk_max_transfer(const struct scst_cmd *cmd)
 
 /*
  * The core's table did not know the command: an unknown operation code,
- * or a known one with an unknown SERVICE ACTION (field pointer on byte 1
- * bit 4, scst_cdb_decode()).
+ * or a known one with an unknown SERVICE ACTION (scst_cdb_decode() says
+ * so; another field it refuses at byte 1 bit 4, MODE SELECT's PF for
+ * one, stays the core's INVALID FIELD IN CDB).
  */
 static bool disk_core_unknown(const struct scst_cdb_err *err)
 {
-	if (err->sense_code == SCST_SENSE_INVALID_OPCODE)
-		return true;
-	return err->sense_code == SCST_SENSE_INVALID_FIELD_IN_CDB &&
-	       err->has_field && err->in_cdb && err->byte == 1 && err->bit == 4;
+	return err->sense_code == SCST_SENSE_INVALID_OPCODE || err->unknown_sa;
 }
 
 /**
@@ -147,6 +147,12 @@ int disk_parse(struct scst_cmd *cmd)
 				    info.bufflen, max, dev->name);
 		goto bad;
 	}
+	/*
+	 * The device gets the command's CDB length (SPC-4 §4.2.5.1), not
+	 * the transport's (SRP carries 16 bytes or more): a host whose
+	 * max_cmd_len is 12 takes a READ(10).
+	 */
+	cmd->cdb_len = info.cdb_len;
 	return 0;
 
 bad:
@@ -264,6 +270,46 @@ static void disk_bounce_copy(struct disk_req *dr, bool to_bounce, u32 len)
 	}
 }
 
+/* Free the bounce pages; entries not filled yet have no page. */
+static void disk_bounce_free(struct disk_req *dr)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sg(dr->bounce_table.sgl, sg, dr->bounce_table.orig_nents, i)
+		if (sg_page(sg))
+			__free_page(sg_page(sg));
+	sg_free_table(&dr->bounce_table);
+	dr->bounce = NULL;
+}
+
+/*
+ * Order-0 pages, a page per entry, as scst_cmd_alloc_data_buf() builds
+ * the core's buffers (sgl_alloc() needs CONFIG_SGL_ALLOC, which a module
+ * cannot select).
+ */
+static int disk_bounce_alloc(struct disk_req *dr, u32 len)
+{
+	unsigned int nents = DIV_ROUND_UP(len, PAGE_SIZE), i;
+	struct scatterlist *sg;
+	struct page *page;
+
+	if (sg_alloc_table(&dr->bounce_table, nents, GFP_KERNEL | __GFP_NOWARN))
+		return -ENOMEM;
+	dr->bounce = dr->bounce_table.sgl;
+	dr->bounce_nents = nents;
+	for_each_sg(dr->bounce, sg, nents, i) {
+		page = alloc_page(GFP_KERNEL | __GFP_NOWARN);
+		if (!page) {
+			disk_bounce_free(dr);
+			return -ENOMEM;
+		}
+		sg_set_page(sg, page, min_t(u32, len - i * PAGE_SIZE, PAGE_SIZE),
+			    0);
+	}
+	return 0;
+}
+
 /*
  * The data of @dr's command onto its request: the core's pages where the
  * queue takes them, else a bounce copy in page-sized, page-aligned chunks
@@ -279,16 +325,13 @@ static int disk_map_data(struct disk_req *dr, u32 len, bool write)
 		if (ret != -EINVAL)
 			return ret;
 	}
-	dr->bounce = sgl_alloc(len, GFP_KERNEL, &dr->bounce_nents);
-	if (!dr->bounce)
+	if (disk_bounce_alloc(dr, len))
 		return -ENOMEM;
 	if (write)
 		disk_bounce_copy(dr, true, len);
 	ret = disk_map_sg(dr->rq, dr->bounce, dr->bounce_nents, len);
-	if (ret) {
-		sgl_free(dr->bounce);
-		dr->bounce = NULL;
-	}
+	if (ret)
+		disk_bounce_free(dr);
 	return ret;
 }
 
@@ -325,11 +368,12 @@ static void disk_set_host_error(struct scst_cmd *cmd, struct disk_dev *ddev,
 
 /*
  * SBC-3 §6.6.4: the device's Block Limits page, with MAXIMUM TRANSFER
- * LENGTH no larger than what reaches it (disk_parse() refuses more).
+ * LENGTH and MAXIMUM WRITE SAME LENGTH no larger than what reaches it
+ * (disk_parse() refuses more).
  */
 static void disk_fix_block_limits(struct scst_cmd *cmd)
 {
-	u8 page[DISK_VPD_B0_MIN_LEN];
+	u8 page[DISK_VPD_B0_WS_END];
 	u32 n;
 
 	if (cmd->cdb[0] != INQUIRY || !(cmd->cdb[1] & 0x01) ||
@@ -398,7 +442,7 @@ static enum rq_end_io_ret disk_end_io(struct request *rq, blk_status_t sts)
 	if (dr->bounce) {
 		if (cmd->data_direction == SCST_DATA_READ && cmd->resp_len)
 			disk_bounce_copy(dr, false, cmd->resp_len);
-		sgl_free(dr->bounce);
+		disk_bounce_free(dr);
 	}
 	if (cmd->status == SAM_STAT_GOOD)
 		disk_fix_block_limits(cmd);
@@ -420,18 +464,19 @@ static int disk_check_len(struct scst_cmd *cmd, struct disk_dev *ddev)
 {
 	bool alloc = cmd->cdb_flags & SCST_CDB_ALLOC_LEN;
 
-	if (!cmd->bufflen)
-		return 0;
-	if (cmd->bufflen > ddev->max_bytes ||
-	    (!alloc && cmd->bufflen != cmd->cdb_bufflen)) {
-		/*
-		 * An allocation length larger than the queue takes, or a
-		 * data-in buffer shorter than the CDB's transfer, which the
-		 * device would overrun
-		 */
+	/*
+	 * A data-in buffer shorter than the CDB's transfer (none at all
+	 * included: a READ(10) announced without data-in), which the
+	 * device would overrun, or an allocation length larger than the
+	 * queue takes
+	 */
+	if ((!alloc && cmd->bufflen != cmd->cdb_bufflen) ||
+	    cmd->bufflen > ddev->max_bytes) {
 		scst_set_cmd_error(cmd, SCST_SENSE_INVALID_FIELD_IN_CDB);
 		return -EINVAL;
 	}
+	if (!cmd->bufflen)
+		return 0;
 	if (!cmd->sg && scst_cmd_alloc_data_buf(cmd, cmd->bufflen)) {
 		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
 		return -ENOMEM;
@@ -455,6 +500,7 @@ enum scst_exec_res disk_exec(struct scst_cmd *cmd)
 	struct scsi_cmnd *scmd;
 	unsigned long flags;
 	struct disk_req *dr;
+	unsigned int timeout;
 	struct request *rq;
 	int ret;
 
@@ -482,11 +528,19 @@ enum scst_exec_res disk_exec(struct scst_cmd *cmd)
 	}
 	dr->rq = rq;
 	scmd = blk_mq_rq_to_pdu(rq);
+	/* the command's own length (disk_parse()), not the transport's */
 	memcpy(scmd->cmnd, cmd->cdb, cmd->cdb_len);
 	scmd->cmd_len = cmd->cdb_len;
-	/* no retries here: the initiator decides; the device's timeout */
+	/*
+	 * No retries here: the initiator decides. The device's timeout,
+	 * or a long one for a format, sanitize, foreground self-test or
+	 * microcode download (disk_cdb_timeout()), which would otherwise
+	 * be aborted mid-operation.
+	 */
 	scmd->allowed = 0;
-	rq->timeout = ddev->sdev->request_queue->rq_timeout;
+	timeout = disk_cdb_timeout(cmd->cdb, cmd->cdb_len);
+	rq->timeout = timeout ? timeout * HZ :
+		      ddev->sdev->request_queue->rq_timeout;
 
 	if (cmd->bufflen) {
 		ret = disk_map_data(dr, cmd->bufflen, write);
@@ -520,15 +574,20 @@ done:
 }
 
 /**
- * disk_task_mgmt_fn() - a LUN RESET reached the device
+ * disk_task_mgmt_fn() - a logical unit reset reached the device
  * @dev: the device
- * @fn: the function
+ * @fn: the function; the core calls this for SCST_LUN_RESET only (a
+ *	TARGET RESET resets each of its logical units the same way,
+ *	scst_dev_reset()); ABORT TASK, ABORT TASK SET and CLEAR TASK SET
+ *	do not reach the handler
  *
  * The core has marked the affected commands aborted and waits for each
- * to complete. Those in the device are aborted through the SCSI error
- * handler (blk_abort_request() ends their timer now), so the wait is as
- * long as an abort takes, not the command's timeout; the device itself is
- * not reset, other users of it keep their commands.
+ * to complete. Every request in the device is timed out now
+ * (blk_abort_request()): the SCSI midlayer's timeout handling runs as for
+ * a real timeout, i.e. the host driver's eh_abort_handler, and when that
+ * fails the SCSI error handler escalates as it would for any timed-out
+ * command (device, target, bus, host reset of the Linux host), which
+ * other users of the device notice. The device is not reset by us.
  */
 void disk_task_mgmt_fn(struct scst_device *dev, enum scst_tmf fn)
 {
@@ -536,7 +595,7 @@ void disk_task_mgmt_fn(struct scst_device *dev, enum scst_tmf fn)
 	unsigned long flags;
 	struct disk_req *dr;
 
-	if (fn != SCST_LUN_RESET && fn != SCST_TARGET_RESET)
+	if (fn != SCST_LUN_RESET)
 		return;
 	spin_lock_irqsave(&ddev->lock, flags);
 	list_for_each_entry(dr, &ddev->inflight, entry)

@@ -29,6 +29,8 @@
 /* All dev_disk devices; protected by disk_mutex. */
 static LIST_HEAD(disk_dev_list);
 static DEFINE_MUTEX(disk_mutex);
+/* disk_exit() has taken the list: add_device registers nothing more */
+static bool disk_exiting;
 
 static struct scst_dev_type disk_devtype;
 
@@ -43,6 +45,22 @@ static int disk_parse_hctl(const char *name, unsigned int *h, unsigned int *c,
 	    name[n] || !isdigit(name[0]))
 		return -EINVAL;
 	*l = lun;
+	return 0;
+}
+
+/*
+ * @name printed back as the SCSI midlayer names the device (its
+ * sdev_gendev, "%d:%d:%d:%llu"), so that "2:0:0:00" and "2:0:0:0" are one
+ * device name.
+ */
+static int disk_canon_name(const char *name, char *buf, size_t size)
+{
+	unsigned int h, c, i;
+	u64 l;
+
+	if (disk_parse_hctl(name, &h, &c, &i, &l))
+		return -EINVAL;
+	snprintf(buf, size, "%u:%u:%u:%llu", h, c, i, l);
 	return 0;
 }
 
@@ -106,8 +124,21 @@ static struct disk_dev *disk_find(const char *name)
 {
 	struct disk_dev *ddev;
 
+	lockdep_assert_held(&disk_mutex);
 	list_for_each_entry(ddev, &disk_dev_list, list_entry)
 		if (strcmp(ddev->name, name) == 0)
+			return ddev;
+	return NULL;
+}
+
+/* The device exporting @sdev, whatever name it was added under */
+static struct disk_dev *disk_find_sdev(const struct scsi_device *sdev)
+{
+	struct disk_dev *ddev;
+
+	lockdep_assert_held(&disk_mutex);
+	list_for_each_entry(ddev, &disk_dev_list, list_entry)
+		if (ddev->sdev == sdev)
 			return ddev;
 	return NULL;
 }
@@ -145,20 +176,28 @@ static struct scsi_device *disk_get_sdev(const char *name)
 	return sdev;
 }
 
-static int disk_add_device(const char *name, const struct scst_mgmt_line *line)
+static int disk_add_device(const char *arg, const struct scst_mgmt_line *line)
 {
+	char name[SCST_MAX_NAME];
 	struct scsi_device *sdev;
 	struct scst_device *dev;
 	struct disk_dev *ddev;
+	bool dup;
 	int ret;
 
+	if (disk_canon_name(arg, name, sizeof(name))) {
+		pr_err("add_device %s: the name must be H:C:I:L of a SCSI device\n",
+		       arg);
+		return -EINVAL;
+	}
+	/* early, before READ CAPACITY; checked again at registration */
 	mutex_lock(&disk_mutex);
-	if (disk_find(name)) {
-		mutex_unlock(&disk_mutex);
+	dup = disk_find(name);
+	mutex_unlock(&disk_mutex);
+	if (dup) {
 		pr_err("add_device %s: already exported\n", name);
 		return -EEXIST;
 	}
-	mutex_unlock(&disk_mutex);
 
 	sdev = disk_get_sdev(name);
 	if (IS_ERR(sdev))
@@ -185,17 +224,31 @@ static int disk_add_device(const char *name, const struct scst_mgmt_line *line)
 		goto free_ddev;
 	}
 
+	/*
+	 * The SCSI device, not the name, is what may be exported once: a
+	 * concurrent add_device of it passed the check above too.
+	 */
 	mutex_lock(&disk_mutex);
+	if (disk_exiting) {
+		ret = -ENODEV;
+		goto unlock;
+	}
+	if (disk_find_sdev(sdev)) {
+		pr_err("add_device %s: already exported\n", name);
+		ret = -EEXIST;
+		goto unlock;
+	}
 	dev = scst_register_virtual_device(&disk_devtype, name, ddev);
 	if (IS_ERR(dev)) {
 		ret = PTR_ERR(dev);
 		goto unlock;
 	}
 	list_add_tail(&ddev->list_entry, &disk_dev_list);
-	mutex_unlock(&disk_mutex);
+	/* before unlocking: a del_device may free @ddev and drop @sdev */
 	pr_info("%s: %.8s %.16s, blocks of %u bytes, at most %u KiB per command\n",
 		name, sdev->vendor, sdev->model, ddev->block_size,
 		min(dev->max_transfer_kb, ddev->max_bytes >> 10));
+	mutex_unlock(&disk_mutex);
 	return 0;
 
 unlock:
@@ -220,10 +273,14 @@ static void disk_destroy(struct disk_dev *ddev)
 	kfree(ddev);
 }
 
-static int disk_del_device(const char *name)
+static int disk_del_device(const char *arg)
 {
+	char name[SCST_MAX_NAME];
 	struct disk_dev *ddev;
 
+	/* the name add_device registered; anything else is no device */
+	if (disk_canon_name(arg, name, sizeof(name)))
+		strscpy(name, arg, sizeof(name));
 	mutex_lock(&disk_mutex);
 	ddev = disk_find(name);
 	if (ddev)
@@ -319,6 +376,7 @@ static void __exit disk_exit(void)
 	LIST_HEAD(devs);
 
 	mutex_lock(&disk_mutex);
+	disk_exiting = true;
 	list_splice_init(&disk_dev_list, &devs);
 	mutex_unlock(&disk_mutex);
 	list_for_each_entry_safe(ddev, tmp, &devs, list_entry) {

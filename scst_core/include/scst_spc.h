@@ -167,6 +167,9 @@ struct scst_cdb_info {
  * @bit: BIT POINTER, or -1 for the whole byte (BPV = 0)
  * @has_info: @info is valid: set the INFORMATION field of the sense data
  * @info: INFORMATION, e.g. the offset of a miscompare
+ * @unknown_sa: scst_cdb_decode() knows the operation code but not its
+ *	SERVICE ACTION (INVALID FIELD IN CDB on byte 1 bit 4); a
+ *	pass-through handler may know it
  */
 struct scst_cdb_err {
 	u32 sense_code;
@@ -176,6 +179,7 @@ struct scst_cdb_err {
 	s8 bit;
 	bool has_info;
 	u64 info;
+	bool unknown_sa;
 };
 
 /**

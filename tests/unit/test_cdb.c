@@ -350,6 +350,34 @@ static void test_decode_bad(void **state)
 }
 
 /* Every supported CDB cut short by one byte is refused, never read past. */
+/*
+ * An unknown SERVICE ACTION is reported as such (a pass-through handler
+ * passes what it knows), another field at byte 1 bit 4 (MODE SELECT with
+ * PF 0 and a parameter list) is not.
+ */
+static void test_decode_unknown_sa(void **state)
+{
+	const u8 sai[16] = { 0x9e, 0x13 }, mi[12] = { 0xa3, 0x0a };
+	const u8 msel[6] = { 0x15, 0x00, 0, 0, 0x10, 0 };
+	const u8 vendor[6] = { 0xc0 };
+	struct scst_cdb_info info;
+	struct scst_cdb_err err;
+
+	(void)state;
+	assert_int_equal(scst_cdb_decode(sai, 16, 0, 9, &info, &err), -EINVAL);
+	assert_true(err.unknown_sa);
+	assert_int_equal(scst_cdb_decode(mi, 12, 0, 9, &info, &err), -EINVAL);
+	assert_true(err.unknown_sa);
+	assert_int_equal(scst_cdb_decode(msel, 6, 0, 9, &info, &err), -EINVAL);
+	assert_int_equal(err.sense_code, SCST_SENSE_INVALID_FIELD_IN_CDB);
+	assert_int_equal(err.byte, 1);
+	assert_int_equal(err.bit, 4);
+	assert_false(err.unknown_sa);
+	assert_int_equal(scst_cdb_decode(vendor, 6, 0, 9, &info, &err),
+			 -EINVAL);
+	assert_false(err.unknown_sa);
+}
+
 static void test_decode_short(void **state)
 {
 	struct scst_cdb_info info;
@@ -805,6 +833,7 @@ int main(void)
 	const UNIT_TEST_LIST(tests) = {
 		cmocka_unit_test(test_decode_good),
 		cmocka_unit_test(test_decode_bad),
+		cmocka_unit_test(test_decode_unknown_sa),
 		cmocka_unit_test(test_decode_short),
 		cmocka_unit_test(test_check_lba),
 		cmocka_unit_test(test_xfer_limit),

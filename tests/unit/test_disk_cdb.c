@@ -28,11 +28,11 @@ static const struct disk_case good[] = {
 	{ "LOG SENSE", { 0x4d, 0, 0x40, 0, 0, 0, 0, 0x10, 0x00, 0 }, 10,
 	  IN, 4096, IN, 4096, SCST_CDB_ALLOC_LEN },
 	{ "LOG SELECT", { 0x4c, 0x02, 0, 0, 0, 0, 0, 0x00, 0x20, 0 }, 10,
-	  OUT, 32, OUT, 32, SCST_CDB_PARAM_LIST },
+	  OUT, 32, OUT, 32, SCST_CDB_PARAM_LIST | SCST_CDB_MEDIUM_WRITE },
 	{ "RECEIVE DIAGNOSTIC", { 0x1c, 0x01, 0x00, 0x01, 0x00, 0 }, 6,
 	  IN, 256, IN, 256, SCST_CDB_ALLOC_LEN },
 	{ "SEND DIAGNOSTIC selftest", { 0x1d, 0x04, 0, 0, 0, 0 }, 6,
-	  NONE, 0, NONE, 0, 0 },
+	  NONE, 0, NONE, 0, SCST_CDB_MEDIUM_WRITE },
 	{ "READ BUFFER 24-bit", { 0x3c, 0x02, 0, 0, 0, 0, 0x01, 0x00, 0x00, 0 },
 	  10, IN, 65536, IN, 65536, SCST_CDB_ALLOC_LEN },
 	{ "WRITE BUFFER", { 0x3b, 0x05, 0, 0, 0, 0, 0x00, 0x02, 0x00, 0 },
@@ -48,6 +48,15 @@ static const struct disk_case good[] = {
 	  0, 0 }, 12, NONE, 0, NONE, 0, SCST_CDB_MEDIUM_WRITE },
 	{ "SECURITY PROTOCOL IN INC_512", { 0xa2, 0x00, 0x00, 0x00, 0x80, 0,
 	  0, 0, 0, 0x02, 0, 0 }, 12, IN, 1024, IN, 1024, SCST_CDB_ALLOC_LEN },
+	{ "SECURITY PROTOCOL OUT", { 0xb5, 0x01, 0x00, 0x01, 0, 0, 0, 0, 0x02,
+	  0x00, 0, 0 }, 12, OUT, 512, OUT, 512,
+	  SCST_CDB_PARAM_LIST | SCST_CDB_MEDIUM_WRITE },
+	{ "SANITIZE overwrite", { 0x48, 0x01, 0, 0, 0, 0, 0, 0x00, 0x08, 0 },
+	  10, OUT, 8, OUT, 8, SCST_CDB_PARAM_LIST | SCST_CDB_MEDIUM_WRITE },
+	{ "WRITE LONG(10)", { 0x3f, 0, 0, 0, 0, 8, 0, 0x02, 0x00, 0 }, 10,
+	  OUT, 512, OUT, 512, SCST_CDB_PARAM_LIST | SCST_CDB_MEDIUM_WRITE },
+	{ "ZBC OUT", { 0x94, 0x04 }, 16, NONE, 0, NONE, 0,
+	  SCST_CDB_MEDIUM_WRITE },
 	{ "REPORT ZONES", { 0x95, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
 	  0x00, 0, 0 }, 16, IN, 4096, IN, 4096, SCST_CDB_ALLOC_LEN },
 	{ "REPORT REFERRALS", { 0x9e, 0x13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -118,6 +127,64 @@ static void test_decode_bad(void **state)
 			 -EINVAL);
 }
 
+/*
+ * Every command that changes the device carries SCST_CDB_MEDIUM_WRITE,
+ * which a read-only LUN refuses (scst_cmd_read_only() in disk_parse());
+ * the ones that only read do not.
+ */
+static void test_medium_write(void **state)
+{
+	static const struct {
+		u8 cdb[16];
+		unsigned int len;
+		u8 edir;
+		u32 elen;
+		bool writes;
+	} c[] = {
+		{ { 0x04 }, 6, NONE, 0, true },		/* FORMAT UNIT */
+		{ { 0x07 }, 6, OUT, 8, true },		/* REASSIGN BLOCKS */
+		{ { 0x1d, 0x04 }, 6, NONE, 0, true },	/* SEND DIAGNOSTIC */
+		{ { 0x3b, 0x05, 0, 0, 0, 0, 0, 2, 0 }, 10, OUT, 512, true },
+		{ { 0x48, 0x01, 0, 0, 0, 0, 0, 0, 8 }, 10, OUT, 8, true },
+		{ { 0x4c, 0x02 }, 10, NONE, 0, true },	/* LOG SELECT */
+		{ { 0xb5, 0x01, 0, 1, 0, 0, 0, 0, 2, 0 }, 12, OUT, 512, true },
+		{ { 0x4d, 0, 0x40, 0, 0, 0, 0, 0, 64 }, 10, IN, 64, false },
+		{ { 0xa2, 0, 0, 0, 0, 0, 0, 0, 2, 0 }, 12, IN, 512, false },
+		{ { 0x1c, 0x01, 0, 1, 0 }, 6, IN, 256, false },
+		{ { 0x3c, 0x02, 0, 0, 0, 0, 0, 2, 0 }, 10, IN, 512, false },
+	};
+	struct scst_cdb_info info;
+	struct scst_cdb_err err;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		if (disk_cdb_decode(c[i].cdb, c[i].len, c[i].edir, c[i].elen,
+				    MAX, &info, &err))
+			fail_msg("opcode %02x: refused", c[i].cdb[0]);
+		if (!!(info.flags & SCST_CDB_MEDIUM_WRITE) != c[i].writes)
+			fail_msg("opcode %02x: MEDIUM_WRITE %d", c[i].cdb[0],
+				 !c[i].writes);
+	}
+}
+
+/* The long-running commands get their own timeout; others the queue's */
+static void test_timeout(void **state)
+{
+	const u8 fmt[6] = { 0x04 }, diag[6] = { 0x1d, 0xc0 };
+	const u8 san[10] = { 0x48, 0x81 }, wb[10] = { 0x3b, 0x05 };
+	const u8 r10[10] = { 0x28 }, log[10] = { 0x4d };
+
+	(void)state;
+	assert_true(disk_cdb_timeout(fmt, 6) >= 3600);
+	assert_true(disk_cdb_timeout(san, 10) >= 3600);
+	assert_true(disk_cdb_timeout(diag, 6) >= 3600);
+	assert_true(disk_cdb_timeout(wb, 10) >= 60);
+	assert_int_equal(disk_cdb_timeout(r10, 10), 0);
+	assert_int_equal(disk_cdb_timeout(log, 10), 0);
+	assert_int_equal(disk_cdb_timeout(fmt, 0), 0);
+}
+
 static void test_refused(void **state)
 {
 	const u8 pr_in[10] = { 0x5e }, pr_out[10] = { 0x5f };
@@ -159,13 +226,48 @@ static void test_block_limits(void **state)
 	assert_int_equal(get_unaligned_be32(page + 8), 0);
 }
 
+/*
+ * MAXIMUM WRITE SAME LENGTH (bytes 36-43) says what the core's WRITE
+ * SAME limit (SCST_CDB_WS_LIMIT, the maximum transfer) lets through
+ */
+static void test_block_limits_ws(void **state)
+{
+	u8 page[64];
+
+	(void)state;
+	memset(page, 0, sizeof(page));
+	page[1] = DISK_VPD_BLOCK_LIMITS;
+	page[3] = 0x3c;
+	put_unaligned_be32(2048, page + 8);
+	/* none reported (0): ours */
+	assert_true(disk_vpd_b0_limit(page, sizeof(page), 2048));
+	assert_int_equal(get_unaligned_be64(page + 36), 2048);
+	/* the device's larger one is cut */
+	put_unaligned_be64(0x7fffffULL, page + 36);
+	assert_true(disk_vpd_b0_limit(page, sizeof(page), 2048));
+	assert_int_equal(get_unaligned_be64(page + 36), 2048);
+	/* a smaller one stays */
+	put_unaligned_be64(256, page + 36);
+	assert_false(disk_vpd_b0_limit(page, sizeof(page), 2048));
+	assert_int_equal(get_unaligned_be64(page + 36), 256);
+	/* a page that ends before the field: nothing written past it */
+	put_unaligned_be64(0x7fffffULL, page + 36);
+	assert_false(disk_vpd_b0_limit(page, 43, 2048));
+	assert_int_equal(get_unaligned_be64(page + 36), 0x7fffffULL);
+	assert_true(disk_vpd_b0_limit(page, 44, 2048));
+	assert_int_equal(get_unaligned_be64(page + 36), 2048);
+}
+
 int main(void)
 {
 	const UNIT_TEST_LIST(tests) = {
 		cmocka_unit_test(test_decode_good),
 		cmocka_unit_test(test_decode_bad),
+		cmocka_unit_test(test_medium_write),
+		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_block_limits),
+		cmocka_unit_test(test_block_limits_ws),
 	};
 
 	return cmocka_run_group_tests_name("disk_cdb", tests, NULL, NULL);

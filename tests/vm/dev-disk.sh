@@ -95,6 +95,10 @@ identity_checks() {
 	echo "$b0"
 	grep -q "Maximum transfer length: $want blocks" <<< "$b0" ||
 		fail "Block Limits maximum transfer is not $want blocks"
+	# MAXIMUM WRITE SAME LENGTH: scsi_debug's 0xffff cut to the core's
+	# WRITE SAME limit (sg_vpd prints it in decimal or hex)
+	grep -Eq "Maximum write same length: ($want|0x0*$(printf %x $want)) blocks" <<< "$b0" ||
+		fail "Block Limits maximum write same length is not $want blocks"
 	# REPORT LUNS is the core's: two LUNs, where scsi_debug has one
 	assert_eq "$(sg_luns "$remote_sg" | grep -c '^    000')" 2 "REPORT LUNS entries"
 	assert_eq "$(sg_luns "$local_sg" | grep -c '^    000')" 1 "scsi_debug's own LUNs"
@@ -247,6 +251,8 @@ assert_eq "$(attr_value $SCST/devices/"$hctl"/type | cut -d" " -f1)" 0 "device t
 ls $SCST/devices/"$hctl"/exported | grep -q . || fail "not listed as exported"
 [ -e $SCST/devices/"$hctl"/threads_num ] || fail "no threads_num"
 mgmt_bad $H/mgmt "add_device $hctl" -17
+# the same SCSI device under another spelling of its LUN
+mgmt_bad $H/mgmt "add_device ${hctl%:*}:0${hctl##*:}" -17
 
 identity_checks
 fio_checks 512
