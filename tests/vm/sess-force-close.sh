@@ -161,16 +161,15 @@ assert_eq "$(lun_dirs $S | tr '\n' ' ')" "lun0 lun1 lun2 " "lun dirs of the new 
 wait_for 10 "idle counters after force_close" sess_idle $S
 
 # --- scstadmin -close_session ----------------------------------------------
-if command -v scstadmin > /dev/null; then
-	out=$(scstadmin -list_sessions 2>&1) || fail "scstadmin -list_sessions: $out"
-	echo "$out"
-	grep -q "LUN 0 .* active command(s)" <<< "$out" || fail "-list_sessions does not show LUN 0 of host1"
-	n0=$(nexus_lines)
-	close_during_fio scstadmin "$bio" $T/sessions run scstadmin -close_session host1 \
-		-driver scst_local -target tgt1 -noprompt
-	wait_for 20 "new nexus of host1 (scstadmin)" nexus_more "$n0"
-	expect_fail scstadmin -close_session nosuch -driver scst_local -target tgt1 -noprompt
-fi
+command -v scstadmin > /dev/null || fail "scstadmin is not in the guest"
+out=$(scstadmin -list_sessions 2>&1) || fail "scstadmin -list_sessions: $out"
+echo "$out"
+grep -q "LUN 0 .* active command(s)" <<< "$out" || fail "-list_sessions does not show LUN 0 of host1"
+n0=$(nexus_lines)
+close_during_fio scstadmin "$bio" $T/sessions run scstadmin -close_session host1 \
+	-driver scst_local -target tgt1 -noprompt
+wait_for 20 "new nexus of host1 (scstadmin)" nexus_more "$n0"
+expect_fail scstadmin -close_session nosuch -driver scst_local -target tgt1 -noprompt
 
 # --- force_close of an SRP session during fio --------------------------------
 rxe_setup_one
