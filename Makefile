@@ -15,7 +15,7 @@ KREL := $(patsubst linux-headers-%,%,$(notdir $(KDIR)))
 KBUILD_OUT := $(CURDIR)/build/kmod/$(KREL)
 
 # Module source trees copied for each kernel build.
-KSRC := Kbuild scst_core dev_handlers srpt
+KSRC := Kbuild scst_core scst_local dev_handlers srpt
 TEST_KMOD_DIR := tests/vm/modules
 
 .PHONY: all modules usr test-modules test-tools unit fuzz fuzz-check check \
@@ -44,6 +44,9 @@ help:
 modules:
 	@test -d "$(KDIR)" || { echo "KDIR '$(KDIR)' not found; run 'make deps'" >&2; exit 1; }
 	@mkdir -p $(KBUILD_OUT)
+	@# scst_local.ko was built in scst_core/ before it had its own
+	@# directory: a stale copy there would be packed into the VM too
+	@rm -f $(KBUILD_OUT)/scst_core/scst_local.*
 	@tar -c $(KSRC) | tar -x -C $(KBUILD_OUT)
 	$(MAKE) -C $(KDIR) M=$(KBUILD_OUT) W=1 modules
 	@echo "modules for $(KREL) are in $(KBUILD_OUT)"
