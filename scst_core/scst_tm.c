@@ -302,6 +302,21 @@ static const char *const scst_tmf_names[] = {
 	[SCST_NEXUS_LOSS_SESS] = "I_T NEXUS LOSS",
 };
 
+/**
+ * scst_tmf_name() - the name of a task management function, for the log
+ * @fn: an enum scst_tmf value, or anything a driver received
+ *
+ * Return: the SAM-5 name, or "unknown TMF" for a value outside the enum.
+ */
+const char *scst_tmf_name(int fn)
+{
+	if ((unsigned int)fn >= ARRAY_SIZE(scst_tmf_names) ||
+	    !scst_tmf_names[fn])
+		return "unknown TMF";
+	return scst_tmf_names[fn];
+}
+EXPORT_SYMBOL_GPL(scst_tmf_name);
+
 static const char *const scst_tmf_response_names[] = {
 	[SCST_MGMT_STATUS_SUCCESS] = "function complete",
 	[SCST_MGMT_STATUS_TASK_NOT_EXIST] = "task does not exist",
@@ -319,9 +334,8 @@ static void scst_tmf_work(struct work_struct *work)
 
 	mcmd->status = scst_do_tmf(mcmd);
 	pr_info("%s: %s (LUN %llu, tag %llu): %s\n", sess->sess_name,
-		mcmd->fn < ARRAY_SIZE(scst_tmf_names) ?
-		scst_tmf_names[mcmd->fn] : "unknown TMF",
-		mcmd->lun, mcmd->tag, scst_tmf_response_names[mcmd->status]);
+		scst_tmf_name(mcmd->fn), mcmd->lun, mcmd->tag,
+		scst_tmf_response_names[mcmd->status]);
 	if (sess->tgt->tgtt->task_mgmt_fn_done)
 		sess->tgt->tgtt->task_mgmt_fn_done(mcmd);
 	atomic_dec(&sess->active_tmfs);

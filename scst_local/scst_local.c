@@ -499,16 +499,6 @@ done:
 /* Task management (SCSI error handling)                                  */
 /* ---------------------------------------------------------------------- */
 
-static const char *const scst_local_tmf_name[] = {
-	[SCST_ABORT_TASK]	= "ABORT TASK",
-	[SCST_ABORT_TASK_SET]	= "ABORT TASK SET",
-	[SCST_CLEAR_ACA]	= "CLEAR ACA",
-	[SCST_CLEAR_TASK_SET]	= "CLEAR TASK SET",
-	[SCST_LUN_RESET]	= "LUN RESET",
-	[SCST_TARGET_RESET]	= "TARGET RESET",
-	[SCST_NEXUS_LOSS_SESS]	= "I_T NEXUS LOSS",
-};
-
 /**
  * scst_local_sdev_lun() - the LUN number of a SCSI device, as the core
  *	numbers LUNs (for scst_rx_mgmt_fn())
@@ -634,7 +624,7 @@ static enum scst_tmf_response scst_local_tmf(struct scsi_cmnd *sc,
 	mutex_unlock(&sess->nexus_mutex);
 	if (IS_ERR_OR_NULL(mcmd)) {
 		scmd_printk(KERN_ERR, sc, "%s: the target core refused it (%ld)\n",
-			    scst_local_tmf_name[fn],
+			    scst_tmf_name(fn),
 			    mcmd ? PTR_ERR(mcmd) : -ENOMEM);
 		return SCST_MGMT_STATUS_FAILED;
 	}
@@ -644,7 +634,7 @@ static enum scst_tmf_response scst_local_tmf(struct scsi_cmnd *sc,
 		waited += SCST_LOCAL_TMF_WARN_SECS;
 		scmd_printk(KERN_WARNING, sc,
 			    "%s: still waiting for the target after %u s\n",
-			    scst_local_tmf_name[fn], waited);
+			    scst_tmf_name(fn), waited);
 	}
 	return tmf.status;
 }

@@ -606,6 +606,8 @@ s64 scst_cmd_resid(const struct scst_cmd *cmd);
 struct scst_mgmt_cmd *scst_rx_mgmt_fn(struct scst_session *sess,
 				      enum scst_tmf fn, u64 lun, u64 tag,
 				      void *tgt_priv, gfp_t gfp);
+/* the SAM-5 name of a TMF for the log, "unknown TMF" for any other @fn */
+const char *scst_tmf_name(int fn);
 
 /* device handlers */
 int scst_register_dev_driver(struct scst_dev_type *dt);
