@@ -7,8 +7,6 @@
 #include "unit.h"
 #include <scst_spc.h>
 
-#define FILL	0xa5
-
 /* Expected flags, spelt out independently of scst_cdb.c's shorthands. */
 #define X_SBC	SCST_CDB_SBC
 #define X_RD	(SCST_CDB_SBC | SCST_CDB_LBA_CHECK | SCST_CDB_BLOCK_XFER | \
@@ -615,25 +613,6 @@ static void test_inquiry_cdb(void **state)
 /* Commands in our table: all for disks, the SPC ones for other types. */
 #define RSOC_DISK_CMDS		36
 #define RSOC_OTHER_CMDS		14
-
-static void assert_bytes(const u8 *got, const u8 *want, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (got[i] != want[i])
-			fail_msg("byte %zu: 0x%02x, expected 0x%02x", i,
-				 got[i], want[i]);
-}
-
-static void assert_filled(const u8 *buf, size_t from, size_t to)
-{
-	size_t i;
-
-	for (i = from; i < to; i++)
-		if (buf[i] != FILL)
-			fail_msg("byte %zu overwritten: 0x%02x", i, buf[i]);
-}
 
 static int rsoc(u8 opts, u8 op, u16 sa, u8 dev_type, u8 *buf, size_t len,
 		struct scst_cdb_err *err)

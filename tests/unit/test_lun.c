@@ -6,16 +6,6 @@
 #include "unit.h"
 #include <scst_spc.h>
 
-static void assert_bytes(const u8 *got, const u8 *want, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (got[i] != want[i])
-			fail_msg("byte %zu: 0x%02x, expected 0x%02x", i,
-				 got[i], want[i]);
-}
-
 static void test_encode_table(void **state)
 {
 	static const struct {

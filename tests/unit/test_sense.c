@@ -5,32 +5,6 @@
  */
 #include "unit.h"
 
-#define FILL	0xa5
-
-static void fill(u8 *buf, size_t len)
-{
-	memset(buf, FILL, len);
-}
-
-static void assert_filled(const u8 *buf, size_t from, size_t to)
-{
-	size_t i;
-
-	for (i = from; i < to; i++)
-		if (buf[i] != FILL)
-			fail_msg("byte %zu overwritten: 0x%02x", i, buf[i]);
-}
-
-static void assert_bytes(const u8 *got, const u8 *want, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (got[i] != want[i])
-			fail_msg("byte %zu: 0x%02x, expected 0x%02x", i,
-				 got[i], want[i]);
-}
-
 static void test_build_fixed(void **state)
 {
 	/* SPC-4 §4.5.3: ILLEGAL REQUEST, INVALID FIELD IN CDB. */

@@ -7,32 +7,6 @@
 #include "unit.h"
 #include <scst_spc.h>
 
-#define FILL	0xa5
-
-static void fill(u8 *buf, size_t len)
-{
-	memset(buf, FILL, len);
-}
-
-static void assert_filled(const u8 *buf, size_t from, size_t to)
-{
-	size_t i;
-
-	for (i = from; i < to; i++)
-		if (buf[i] != FILL)
-			fail_msg("byte %zu overwritten: 0x%02x", i, buf[i]);
-}
-
-static void assert_bytes(const u8 *got, const u8 *want, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (got[i] != want[i])
-			fail_msg("byte %zu: 0x%02x, expected 0x%02x", i,
-				 got[i], want[i]);
-}
-
 static void assert_err(const struct scst_cdb_err *err, u32 sense,
 		       bool in_cdb, int byte, int bit)
 {

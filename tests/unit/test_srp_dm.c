@@ -10,8 +10,6 @@
 #include <endian.h>
 #include <srp_iu.h>
 
-#define CANARY	0xa5
-
 /* drivers/infiniband/ulp/srpt/ib_dm_mad.h of Linux 6.1, packed. */
 struct k_dm_iou_info {
 	u16 change_id;
@@ -83,37 +81,6 @@ _Static_assert(SRP_DM_ATTR_CLASS_PORT_INFO == 0x01 &&
 	       SRP_DM_ATTR_IOU_INFO == 0x10 &&
 	       SRP_DM_ATTR_IOC_PROFILE == 0x11 &&
 	       SRP_DM_ATTR_SVC_ENTRIES == 0x12, "");
-
-#define CHECK_EQ(what, a, b)						\
-	do {								\
-		long long _a = (long long)(a), _b = (long long)(b);	\
-		if (_a != _b)						\
-			fail_msg("%s: %s = %lld (%#llx), expected %lld (%#llx)", \
-				 what, #a, _a, (unsigned long long)_a,	\
-				 _b, (unsigned long long)_b);		\
-	} while (0)
-
-static void check_bytes(const char *what, const u8 *got, const u8 *exp,
-			size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (got[i] != exp[i])
-			fail_msg("%s: byte %zu is %#04x, expected %#04x", what,
-				 i, got[i], exp[i]);
-}
-
-static void check_canary(const char *what, const u8 *buf, size_t from,
-			 size_t to)
-{
-	size_t i;
-
-	for (i = from; i < to; i++)
-		if (buf[i] != CANARY)
-			fail_msg("%s: byte %zu written (%#04x)", what, i,
-				 buf[i]);
-}
 
 static void test_class_port_info(void **state)
 {

@@ -264,40 +264,6 @@ _Static_assert(SRP_IU_IMMED_REQUESTED == 0x80 &&
 /* Helpers                                                                 */
 /* ---------------------------------------------------------------------- */
 
-#define CANARY	0xa5
-
-/* Fail with the table row's name when two integers differ. */
-#define CHECK_EQ(what, a, b)						\
-	do {								\
-		long long _a = (long long)(a), _b = (long long)(b);	\
-		if (_a != _b)						\
-			fail_msg("%s: %s = %lld (%#llx), expected %lld (%#llx)", \
-				 what, #a, _a, (unsigned long long)_a,	\
-				 _b, (unsigned long long)_b);		\
-	} while (0)
-
-static void check_bytes(const char *what, const u8 *got, const u8 *exp,
-			size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (got[i] != exp[i])
-			fail_msg("%s: byte %zu is %#04x, expected %#04x", what,
-				 i, got[i], exp[i]);
-}
-
-static void check_canary(const char *what, const u8 *buf, size_t from,
-			 size_t to)
-{
-	size_t i;
-
-	for (i = from; i < to; i++)
-		if (buf[i] != CANARY)
-			fail_msg("%s: byte %zu written (%#04x)", what, i,
-				 buf[i]);
-}
-
 static const u8 ini_id[16] = {
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 	0x00, 0x02, 0xc9, 0x03, 0x00, 0x0a, 0x0b, 0x0c,
