@@ -12,27 +12,14 @@
 
 run modprobe -a sd_mod sg
 run modprobe brd rd_nr=1 rd_size=262144
-run modprobe scst
-run modprobe scst_vdisk
-run modprobe scst_local add_default_tgt=0
+scst_local_load
 run dd if=/dev/zero of=/tmp/fileio.img bs=1M count=0 seek=256 status=none
 
 H=$SCST/handlers
 mgmt $H/vdisk_blockio/mgmt "add_device disk_bio filename=/dev/ram0"
 mgmt $H/vdisk_fileio/mgmt "add_device disk_fio filename=/tmp/fileio.img; thin_provisioned=1"
 mgmt $H/vdisk_nullio/mgmt "add_device disk_null size_mb=1024"
-mgmt $SCST/targets/scst_local/mgmt "add_target tgt1"
-T=$SCST/targets/scst_local/tgt1
-mgmt $T/luns/mgmt "add disk_bio 0"
-mgmt $T/luns/mgmt "add disk_fio 1"
-mgmt $T/luns/mgmt "add disk_null 2 read_only=1"
-mgmt $SCST/targets/scst_local/mgmt "add_session tgt1 host1"
-
-wait_for 10 "scst_local host of tgt1/host1" local_host tgt1 host1 > /dev/null
-host=$(local_host tgt1 host1)
-for lun in 0 1 2; do
-	wait_lun "$host" $lun
-done
+local_target tgt1 host1 "disk_bio 0" "disk_fio 1" "disk_null 2 read_only=1"
 bio=$(lun_disk "$host" 0)
 fio=$(lun_disk "$host" 1)
 null=$(lun_disk "$host" 2)

@@ -25,18 +25,8 @@ H=$SCST/handlers
 
 run modprobe -a sd_mod sg
 run modprobe brd rd_nr=1 rd_size=65536
-run modprobe scsi_debug dev_size_mb=16 delay=0
-sdebug_disk() {
-	local d
-	for d in "$SDEBUG"/adapter0/host*/target*/*/block/*; do
-		[ -e "$d" ] && { echo "/dev/${d##*/}"; return 0; }
-	done
-	return 1
-}
-wait_for 30 "scsi_debug disk" sdebug_disk
-run modprobe scst
-run modprobe scst_vdisk
-run modprobe scst_local add_default_tgt=0
+sdebug_load dev_size_mb=16 delay=0
+scst_local_load
 run dd if=/dev/zero of=/tmp/fileio.img bs=1M count=0 seek=16 status=none
 
 mgmt $H/vdisk_blockio/mgmt "add_device disk_slow filename=$(sdebug_disk)"

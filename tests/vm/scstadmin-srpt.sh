@@ -18,14 +18,10 @@
 run modprobe -a sd_mod sg
 run modprobe brd rd_nr=1 rd_size=131072
 run dd if=/dev/zero of=/tmp/fileio.img bs=1M count=0 seek=64 status=none
-rxe_setup_two
-srpt_load
+srpt_target_up rxe_setup_two
 run modprobe scst_local add_default_tgt=0
 gid=$(rxe_port_gid rxe0)
-T=$SRPT/$gid
 L=$SCST/targets/scst_local/local1
-wait_for 10 "SRP target $gid" test -d "$T"
-id=$(srpt_login_field "$T" tid_ext)
 
 cat > /tmp/scst.conf <<CONF
 # ib_srpt and scst_local in one file

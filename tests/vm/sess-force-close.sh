@@ -18,9 +18,7 @@
 
 run modprobe -a sd_mod sg
 run modprobe brd rd_nr=2 rd_size=131072
-run modprobe scst
-run modprobe scst_vdisk
-run modprobe scst_local add_default_tgt=0
+scst_local_load
 run dd if=/dev/zero of=/tmp/fileio.img bs=1M count=0 seek=64 status=none
 
 H=$SCST/handlers
@@ -28,17 +26,7 @@ mgmt $H/vdisk_blockio/mgmt "add_device disk_bio filename=/dev/ram0"
 mgmt $H/vdisk_blockio/mgmt "add_device srp_bio filename=/dev/ram1"
 mgmt $H/vdisk_nullio/mgmt "add_device disk_null size_mb=64"
 mgmt $H/vdisk_fileio/mgmt "add_device disk_fio filename=/tmp/fileio.img"
-mgmt $SCST/targets/scst_local/mgmt "add_target tgt1"
-T=$SCST/targets/scst_local/tgt1
-mgmt $T/luns/mgmt "add disk_bio 0"
-mgmt $T/luns/mgmt "add disk_null 1"
-mgmt $T/luns/mgmt "add disk_fio 2"
-mgmt $SCST/targets/scst_local/mgmt "add_session tgt1 host1"
-wait_for 10 "scst_local host of tgt1/host1" local_host tgt1 host1 > /dev/null
-host=$(local_host tgt1 host1)
-wait_lun "$host" 0
-wait_lun "$host" 1
-wait_lun "$host" 2
+local_target tgt1 host1 "disk_bio 0" "disk_null 1" "disk_fio 2"
 bio=$(lun_disk "$host" 0)
 fio=$(lun_disk "$host" 2)
 S=$T/sessions/host1

@@ -16,11 +16,7 @@
 
 run modprobe -a sd_mod sg
 run modprobe brd rd_nr=1 rd_size=131072
-rxe_setup_one
-srpt_load
-T=$(srpt_tgt rxe0)
-wait_for 10 "target of rxe0" test -d "$T"
-id=$(srpt_login_field "$T" tid_ext)
+srpt_target_up rxe_setup_one
 mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device disk_bio filename=/dev/ram0"
 mgmt "$T/luns/mgmt" "add disk_bio 0"
 run sh -c "echo 1 > '$T/enabled'"

@@ -21,13 +21,10 @@
 run modprobe -a sd_mod sg
 run modprobe brd rd_nr=1 rd_size=262144
 run dd if=/dev/zero of=/tmp/fileio.img bs=1M count=0 seek=128 status=none
-rxe_setup_one
-srpt_load
+srpt_target_up rxe_setup_one
 
 # --- the target of rxe0's port and its attributes --------------------------
 gid=$(rxe_port_gid rxe0)
-T=$SRPT/$gid
-wait_for 10 "target $gid" test -d "$T"
 for a in login_info device port_id link_layer comp_v_mask thread_mode enabled; do
 	log "$a: $(tr '\n' ' ' < "$T/$a")"
 done

@@ -14,11 +14,7 @@
 
 run modprobe -a sd_mod sg
 run modprobe brd rd_nr=1 rd_size=131072
-rxe_setup_one
-srpt_load thread_mode=1 use_srq=1
-T=$(srpt_tgt rxe0)
-wait_for 10 "target of rxe0" test -d "$T"
-id=$(srpt_login_field "$T" tid_ext)
+srpt_target_up rxe_setup_one thread_mode=1 use_srq=1
 
 # thread_mode: the module parameter is the default; "[key]" marks others
 assert_eq "$(attr_value "$T/thread_mode")" 1 "thread_mode"

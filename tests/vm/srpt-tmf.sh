@@ -27,22 +27,10 @@ HZ=250	# Debian's CONFIG_HZ for 6.1 and 6.12: scsi_debug's delay is in jiffies
 
 run modprobe -a sd_mod sg
 run modprobe brd rd_nr=1 rd_size=262144
-run modprobe scsi_debug dev_size_mb=64 delay=0
-sdebug_disk() {
-	local d
-	for d in "$SDEBUG"/adapter0/host*/target*/*/block/*; do
-		[ -e "$d" ] && { echo "/dev/${d##*/}"; return 0; }
-	done
-	return 1
-}
-wait_for 30 "scsi_debug disk" sdebug_disk
+sdebug_load dev_size_mb=64 delay=0
 slow_backend=$(sdebug_disk)
 
-rxe_setup_one
-srpt_load
-T=$(srpt_tgt rxe0)
-wait_for 10 "target of rxe0" test -d "$T"
-id=$(srpt_login_field "$T" tid_ext)
+srpt_target_up rxe_setup_one
 H=$SCST/handlers
 mgmt $H/vdisk_blockio/mgmt "add_device disk_bio filename=/dev/ram0"
 mgmt $H/vdisk_blockio/mgmt "add_device disk_slow filename=$slow_backend"

@@ -33,6 +33,35 @@ tree_snapshot() {
 	(cd $SCST && find . -path ./last_sysfs_mgmt_res -prune -o -print | LC_ALL=C sort)
 }
 
+# scst_local_load: the core, vdisk and scst_local without its default
+# target.
+scst_local_load() {
+	run modprobe scst
+	run modprobe scst_vdisk
+	run modprobe scst_local add_default_tgt=0
+}
+
+# local_target TARGET SESSION "DEVICE LUN [PARAMS]"...: an scst_local
+# target with these LUNs and one session; waits for the session's SCSI
+# host and every LUN on it. Sets T (the target's directory) and host (the
+# SCSI host number).
+local_target() {
+	local tgt=$1 sess=$2 l lun
+	shift 2
+	mgmt $SCST/targets/scst_local/mgmt "add_target $tgt"
+	T=$SCST/targets/scst_local/$tgt
+	for l in "$@"; do
+		mgmt $T/luns/mgmt "add $l"
+	done
+	mgmt $SCST/targets/scst_local/mgmt "add_session $tgt $sess"
+	wait_for 10 "scst_local host of $tgt/$sess" local_host "$tgt" "$sess" > /dev/null
+	host=$(local_host "$tgt" "$sess")
+	for l in "$@"; do
+		read -r _ lun _ <<< "$l"
+		wait_lun "$host" "$lun"
+	done
+}
+
 # local_host TARGET SESSION: the SCSI host number of a scst_local session.
 local_host() {
 	local h
@@ -98,4 +127,19 @@ sdebug_hctl() {
 		return 0
 	done
 	return 1
+}
+
+# sdebug_disk: /dev/sdX of the scsi_debug disk of its first adapter
+sdebug_disk() {
+	local d
+	for d in /sys/bus/pseudo/drivers/scsi_debug/adapter0/host*/target*/*/block/*; do
+		[ -e "$d" ] && { echo "/dev/${d##*/}"; return 0; }
+	done
+	return 1
+}
+
+# sdebug_load [MODULE-PARAMS...]: load scsi_debug and wait for its disk.
+sdebug_load() {
+	run modprobe scsi_debug "$@"
+	wait_for 30 "scsi_debug disk" sdebug_disk
 }

@@ -12,6 +12,18 @@ srpt_load() {
 	run modprobe scst_srpt rdma_cm_port="$SRP_PORT" "$@"
 }
 
+# srpt_target_up RXE-SETUP [MODULE-PARAMS...]: Soft-RoCE by RXE-SETUP
+# (rxe_setup_one or rxe_setup_two) and scst_srpt loaded with its target on
+# rxe0 port 1. Sets T (that target's directory) and id (its tid_ext).
+srpt_target_up() {
+	"$1"
+	shift
+	srpt_load "$@"
+	T=$(srpt_tgt rxe0)
+	wait_for 10 "target of rxe0" test -d "$T"
+	id=$(srpt_login_field "$T" tid_ext)
+}
+
 # srpt_tgt DEV: the target directory of port 1 of an RDMA device.
 srpt_tgt() {
 	echo "$SRPT/$(rxe_port_gid "$1")"
