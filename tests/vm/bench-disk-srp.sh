@@ -14,23 +14,14 @@
 . /tests/lib/srp.sh
 . /tests/lib/fio.sh
 . /tests/lib/srpt.sh
-
-RUNS=${scst_bench_runs:-3}
-SECS=${scst_bench_secs:-10}
+. /tests/lib/bench.sh
 
 run modprobe -a sd_mod sg
-run modprobe scsi_debug dev_size_mb=256 max_luns=1 delay=0
-wait_for 10 "the scsi_debug disk" sdebug_hctl > /dev/null
-hctl=$(sdebug_hctl)
-wait_for 10 "the scsi_debug block device" ls /sys/bus/scsi/devices/"$hctl"/block/
-local_disk=/dev/$(ls /sys/bus/scsi/devices/"$hctl"/block/)
+bench_sdebug
 
-rxe_setup_one
+srpt_target_up rxe_setup_one
 guid=$(rxe_node_guid_hex rxe0)
-srpt_load
 run modprobe scst_disk
-T=$(srpt_tgt rxe0)
-wait_for 10 "target of rxe0" test -d "$T"
 mgmt $SCST/handlers/dev_disk/mgmt "add_device $hctl"
 mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device bio filename=$local_disk"
 mgmt "$T/luns/mgmt" "add $hctl 0"
@@ -45,9 +36,7 @@ for d in "$pt" "$blockio"; do
 	run ua_retry sg_turs "$d"
 done
 # no scheduler on either path, the local disk BLOCKIO submits to included
-for d in "$pt" "$blockio" "$local_disk"; do
-	echo none > "/sys/block/${d#/dev/}/queue/scheduler"
-done
+bench_no_scheduler "$pt" "$blockio" "$local_disk"
 grep -q 'Product identification: scsi_debug' <<< "$(sg_inq "$pt")" ||
 	fail "$pt is not the pass-through of $hctl"
 log "pass-through: $pt, BLOCKIO: $blockio, both on $hctl ($local_disk) over SRP"

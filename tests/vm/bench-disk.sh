@@ -10,37 +10,20 @@
 . /tests/lib/common.sh
 . /tests/lib/fio.sh
 . /tests/lib/scst.sh
-
-RUNS=${scst_bench_runs:-3}
-SECS=${scst_bench_secs:-10}
+. /tests/lib/bench.sh
 
 run modprobe -a sd_mod sg
-run modprobe scsi_debug dev_size_mb=256 max_luns=1 delay=0
-wait_for 10 "the scsi_debug disk" sdebug_hctl > /dev/null
-hctl=$(sdebug_hctl)
-wait_for 10 "the scsi_debug block device" ls /sys/bus/scsi/devices/"$hctl"/block/
-local_disk=/dev/$(ls /sys/bus/scsi/devices/"$hctl"/block/)
+bench_sdebug
 
-run modprobe scst
-run modprobe scst_vdisk
+scst_local_load
 run modprobe scst_disk
-run modprobe scst_local add_default_tgt=0
 mgmt $SCST/handlers/dev_disk/mgmt "add_device $hctl"
 mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device bio filename=$local_disk"
-mgmt $SCST/targets/scst_local/mgmt "add_target bench"
-mgmt $SCST/targets/scst_local/bench/luns/mgmt "add $hctl 0"
-mgmt $SCST/targets/scst_local/bench/luns/mgmt "add bio 1"
-mgmt $SCST/targets/scst_local/mgmt "add_session bench host"
-wait_for 10 "scst_local host" local_host bench host > /dev/null
-host=$(local_host bench host)
-wait_lun "$host" 0
-wait_lun "$host" 1
+local_target bench host "$hctl 0" "bio 1"
 pt=$(lun_disk "$host" 0)
 blockio=$(lun_disk "$host" 1)
 # no scheduler on either path, the local disk BLOCKIO submits to included
-for d in "$pt" "$blockio" "$local_disk"; do
-	echo none > "/sys/block/${d#/dev/}/queue/scheduler"
-done
+bench_no_scheduler "$pt" "$blockio" "$local_disk"
 log "pass-through: $pt, BLOCKIO: $blockio, both on $hctl ($local_disk)"
 
 bench_alternate 200M pt "$pt" blockio "$blockio" \

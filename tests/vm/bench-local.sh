@@ -9,26 +9,17 @@
 . /tests/lib/common.sh
 . /tests/lib/fio.sh
 . /tests/lib/scst.sh
+. /tests/lib/bench.sh
 
-# scripts/bench passes these on the kernel command line (init's environment)
-RUNS=${scst_bench_runs:-3}
-SECS=${scst_bench_secs:-10}
 LIO=/sys/kernel/config/target
 
 run modprobe -a sd_mod sg
 run modprobe null_blk nr_devices=2 gb=4 irqmode=0
 
 # ours
-run modprobe scst
-run modprobe scst_vdisk
-run modprobe scst_local add_default_tgt=0
+scst_local_load
 mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device nullb filename=/dev/nullb0"
-mgmt $SCST/targets/scst_local/mgmt "add_target bench"
-mgmt $SCST/targets/scst_local/bench/luns/mgmt "add nullb 0"
-mgmt $SCST/targets/scst_local/mgmt "add_session bench host"
-wait_for 10 "scst_local host" local_host bench host
-host=$(local_host bench host)
-wait_lun "$host" 0
+local_target bench host "nullb 0"
 ours=$(lun_disk "$host" 0)
 
 # LIO
@@ -57,9 +48,7 @@ wait_for 30 "tcm_loop disk" lio_disk
 lio=$(lio_disk)
 wait_for 10 "$lio" test -b "$lio"
 
-for d in "$ours" "$lio"; do
-	echo none > "/sys/block/${d#/dev/}/queue/scheduler"
-done
+bench_no_scheduler "$ours" "$lio"
 log "ours: $ours (scst_local), LIO: $lio (tcm_loop)"
 
 bench_alternate 1G ours "$ours" lio "$lio" \

@@ -19,9 +19,7 @@
 . /tests/lib/fio.sh
 . /tests/lib/srpt.sh
 . /tests/lib/lio.sh
-
-RUNS=${scst_bench_runs:-3}
-SECS=${scst_bench_secs:-10}
+. /tests/lib/bench.sh
 
 run modprobe -a sd_mod sg
 run modprobe brd rd_nr=2 rd_size=262144
@@ -51,8 +49,8 @@ ours=$(srpt_lun_disk 0)
 
 for d in "$ours" "$lio"; do
 	run ua_retry sg_turs "$d"
-	echo none > "/sys/block/${d#/dev/}/queue/scheduler"
 done
+bench_no_scheduler "$ours" "$lio"
 grep -q 'Vendor identification: LIO-ORG' <<< "$(sg_inq "$lio")" ||
 	fail "$lio is not LIO's"
 grep -q 'Vendor identification: SCST_BIO' <<< "$(sg_inq "$ours")" ||
