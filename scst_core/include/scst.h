@@ -43,6 +43,7 @@
 #include <linux/completion.h>
 
 #include <scst_logic.h>
+#include <scst_cdb.h>
 #include <scst_spc.h>
 
 /*

@@ -5,7 +5,7 @@
  * results are written out by hand from the standards.
  */
 #include "unit.h"
-#include <scst_spc.h>
+#include <scst_cdb.h>
 
 #define FILL	0xa5
 
