@@ -406,10 +406,10 @@ static bool scst_ua_exempt(u8 opcode)
  * scst_cdb_parse() - decode the CDB of an SPC/SBC command
  * @cmd: the command; its device is set
  *
- * Sets data_direction, bufflen, lba, nblocks and cdb_flags; refuses
- * transfers beyond scst_cmd_max_transfer() (INVALID FIELD IN CDB, before
- * any buffer exists), writes to read-only LUNs (DATA PROTECT) and LBAs
- * past the end of the device (LBA OUT OF RANGE).
+ * Sets data_direction, bufflen, lba, nblocks, cdb_flags, fua and dpo;
+ * refuses transfers beyond scst_cmd_max_transfer() (INVALID FIELD IN CDB,
+ * before any buffer exists), writes to read-only LUNs (DATA PROTECT) and
+ * LBAs past the end of the device (LBA OUT OF RANGE).
  *
  * Return: 0, or -EINVAL with the command's sense set.
  */
@@ -427,6 +427,8 @@ int scst_cdb_parse(struct scst_cmd *cmd)
 	cmd->lba = info.lba;
 	cmd->nblocks = info.nblocks;
 	cmd->cdb_flags = info.flags;
+	cmd->fua = info.fua;
+	cmd->dpo = info.dpo;
 	if (!dev)
 		return 0;
 

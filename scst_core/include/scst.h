@@ -463,6 +463,9 @@ struct scst_tgt {
  * @cdb_bufflen: the length the CDB asks for
  * @lba: first LBA (after parse, for commands that have one)
  * @nblocks: number of logical blocks (after parse)
+ * @cdb_flags: SCST_CDB_* flags of the command (after parse)
+ * @fua: the CDB's FUA bit (force unit access, SBC-3 §5.32), after parse
+ * @dpo: the CDB's DPO bit (disable page out, SBC-3 §5.10), after parse
  * @sg: the data buffer; @sg_cnt its number of entries. For a data-in
  *	command with an ALLOCATION LENGTH (SCST_CDB_ALLOC_LEN) the core
  *	does not allocate it before ->exec(): scst_copy_to_sg() allocates
@@ -493,6 +496,8 @@ struct scst_cmd {
 	u64 lba;
 	u64 nblocks;
 	u32 cdb_flags;
+	bool fua;
+	bool dpo;
 
 	struct scatterlist *sg;
 	int sg_cnt;
