@@ -267,16 +267,9 @@ EXPORT_SYMBOL_GPL(scst_cmd_aborted);
  */
 s64 scst_cmd_resid(const struct scst_cmd *cmd)
 {
-	u32 moved;
-
-	if (cmd->cdb_bufflen > cmd->expected_len)
-		return -(s64)(cmd->cdb_bufflen - cmd->expected_len);
-	moved = cmd->data_direction == SCST_DATA_READ ? cmd->resp_len :
-		cmd->data_direction == SCST_DATA_WRITE ? cmd->bufflen : 0;
-	if (cmd->status != SCST_STATUS_GOOD &&
-	    cmd->data_direction == SCST_DATA_READ)
-		moved = 0;
-	return (s64)cmd->expected_len - moved;
+	return scst_xfer_resid(cmd->data_direction, cmd->cdb_bufflen,
+			       cmd->expected_len, cmd->bufflen, cmd->resp_len,
+			       cmd->status);
 }
 EXPORT_SYMBOL_GPL(scst_cmd_resid);
 
@@ -455,41 +448,23 @@ bad:
 }
 EXPORT_SYMBOL_GPL(scst_cdb_parse);
 
-/*
- * Fit the buffer to what the transport announced. Data-in beyond the
- * expected length is not sent (overflow); data-out shorter than the CDB
- * needs cannot be executed.
- */
+/* Fit the buffer to what the transport announced: scst_xfer_fit(). */
 static int scst_check_expected(struct scst_cmd *cmd)
 {
+	int ret;
+
 	cmd->cdb_bufflen = cmd->bufflen;
-	switch (cmd->data_direction) {
-	case SCST_DATA_READ:
-		/*
-		 * No data-in buffer from the initiator (it announced none, or
-		 * only data-out): send nothing rather than into the wrong one.
-		 */
-		if (cmd->expected_dir != SCST_DATA_READ)
-			cmd->bufflen = 0;
-		else if (cmd->bufflen > cmd->expected_len)
-			cmd->bufflen = cmd->expected_len;
-		return 0;
-	case SCST_DATA_WRITE:
-		if (cmd->bufflen > cmd->expected_len ||
-		    cmd->expected_dir != SCST_DATA_WRITE) {
-			pr_warn_ratelimited("%s: opcode 0x%02x needs %u bytes of data-out, the initiator sends %u\n",
-					    cmd->sess->sess_name, cmd->cdb[0],
-					    cmd->bufflen, cmd->expected_len);
-			scst_set_cmd_error(cmd, SCST_SENSE_INVALID_FIELD_IN_CDB);
-			return -EINVAL;
-		}
-		return 0;
-	case SCST_DATA_NONE:
-		return 0;
-	default:
+	ret = scst_xfer_fit(cmd->data_direction, cmd->cdb_bufflen,
+			    cmd->expected_dir, cmd->expected_len, &cmd->bufflen);
+	if (ret == -EINVAL) {
+		pr_warn_ratelimited("%s: opcode 0x%02x needs %u bytes of data-out, the initiator sends %u\n",
+				    cmd->sess->sess_name, cmd->cdb[0],
+				    cmd->cdb_bufflen, cmd->expected_len);
+		scst_set_cmd_error(cmd, SCST_SENSE_INVALID_FIELD_IN_CDB);
+	} else if (ret) {
 		scst_set_cmd_error(cmd, SCST_SENSE_INVALID_OPCODE);
-		return -EINVAL;
 	}
+	return ret ? -EINVAL : 0;
 }
 
 /* Return the next state. */

@@ -45,6 +45,7 @@
 #include <scst_logic.h>
 #include <scst_cdb.h>
 #include <scst_spc.h>
+#include <scst_sam.h>
 
 /*
  * Version reported in /sys/kernel/scst_tgt/version. Management tools that
@@ -60,31 +61,6 @@
 #define SCST_MAX_NAME		64
 #define SCST_MAX_LUN		16383
 
-/* SAM-5 status codes (SAM-5 5.3.1) */
-#define SCST_STATUS_GOOD			0x00
-#define SCST_STATUS_CHECK_CONDITION		0x02
-#define SCST_STATUS_BUSY			0x08
-#define SCST_STATUS_RESERVATION_CONFLICT	0x18
-#define SCST_STATUS_TASK_SET_FULL		0x28
-#define SCST_STATUS_ACA_ACTIVE			0x30
-#define SCST_STATUS_TASK_ABORTED		0x40
-
-/* Direction of a command's data transfer, as seen from the initiator. */
-enum scst_data_direction {
-	SCST_DATA_NONE = 0,
-	SCST_DATA_WRITE = 1,	/* data-out: initiator to target */
-	SCST_DATA_READ = 2,	/* data-in: target to initiator */
-	SCST_DATA_BIDI = 3,
-};
-
-/* SAM-5 8.6 task attributes */
-enum scst_queue_type {
-	SCST_CMD_QUEUE_SIMPLE = 0,
-	SCST_CMD_QUEUE_ORDERED,
-	SCST_CMD_QUEUE_HEAD_OF_QUEUE,
-	SCST_CMD_QUEUE_ACA,
-};
-
 /*
  * Where the core may continue processing a command handed to it.
  * SCST_CONTEXT_DIRECT: the caller is in process context and may sleep; the
@@ -95,17 +71,6 @@ enum scst_queue_type {
 enum scst_exec_context {
 	SCST_CONTEXT_DIRECT = 0,
 	SCST_CONTEXT_ATOMIC,
-};
-
-/* SAM-5 7 task management functions */
-enum scst_tmf {
-	SCST_ABORT_TASK = 0,
-	SCST_ABORT_TASK_SET,
-	SCST_CLEAR_ACA,
-	SCST_CLEAR_TASK_SET,
-	SCST_LUN_RESET,
-	SCST_TARGET_RESET,
-	SCST_NEXUS_LOSS_SESS,	/* I_T nexus loss of one session */
 };
 
 /* SAM-5 7.11 task management function service responses */

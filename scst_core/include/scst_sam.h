@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Pure-logic SAM-5 rules of the command path, shared by scst.ko and the
+ * unit tests (scst_pure.h):
+ *
+ *   scst_xfer.c       the buffer a command gets when the transport's
+ *                     expected transfer differs from the CDB's, and the
+ *                     residual it reports (SAM-5 5.4.1)
+ *
+ * The kernel glue (scst_cmd.c) holds the locks and the lists;
+ * the decisions are made here. Nothing here sleeps or allocates.
+ */
+#ifndef __SCST_SAM_H
+#define __SCST_SAM_H
+
+#include "scst_logic.h"
+
+/* SAM-5 status codes (SAM-5 5.3.1) */
+#define SCST_STATUS_GOOD			0x00
+#define SCST_STATUS_CHECK_CONDITION		0x02
+#define SCST_STATUS_BUSY			0x08
+#define SCST_STATUS_RESERVATION_CONFLICT	0x18
+#define SCST_STATUS_TASK_SET_FULL		0x28
+#define SCST_STATUS_ACA_ACTIVE			0x30
+#define SCST_STATUS_TASK_ABORTED		0x40
+
+/* Direction of a command's data transfer, as seen from the initiator. */
+enum scst_data_direction {
+	SCST_DATA_NONE = 0,
+	SCST_DATA_WRITE = 1,	/* data-out: initiator to target */
+	SCST_DATA_READ = 2,	/* data-in: target to initiator */
+	SCST_DATA_BIDI = 3,
+};
+
+/* SAM-5 8.6 task attributes */
+enum scst_queue_type {
+	SCST_CMD_QUEUE_SIMPLE = 0,
+	SCST_CMD_QUEUE_ORDERED,
+	SCST_CMD_QUEUE_HEAD_OF_QUEUE,
+	SCST_CMD_QUEUE_ACA,
+};
+
+/* SAM-5 7 task management functions */
+enum scst_tmf {
+	SCST_ABORT_TASK = 0,
+	SCST_ABORT_TASK_SET,
+	SCST_CLEAR_ACA,
+	SCST_CLEAR_TASK_SET,
+	SCST_LUN_RESET,
+	SCST_TARGET_RESET,
+	SCST_NEXUS_LOSS_SESS,	/* I_T nexus loss of one session */
+};
+
+/* ---------------------------------------------------------------------- */
+/* Transfer lengths and residuals (scst_xfer.c)                           */
+/* ---------------------------------------------------------------------- */
+
+int scst_xfer_fit(enum scst_data_direction cdb_dir, u32 cdb_len,
+		  enum scst_data_direction exp_dir, u32 exp_len, u32 *bufflen);
+s64 scst_xfer_resid(enum scst_data_direction dir, u32 cdb_len, u32 exp_len,
+		    u32 bufflen, u32 resp_len, u8 status);
+
+#endif /* __SCST_SAM_H */
