@@ -552,28 +552,12 @@ static int scst_prepare_space(struct scst_cmd *cmd)
 
 /* ---------------------------------------------------------------------- */
 /* TASK_SET: SAM-5 8.6 task attributes, one task set per device (TST 000) */
-
-static bool scst_task_set_may_run(struct scst_device *dev,
-				  struct scst_cmd *cmd)
-{
-	switch (cmd->queue_type) {
-	case SCST_CMD_QUEUE_HEAD_OF_QUEUE:
-		return true;
-	case SCST_CMD_QUEUE_ORDERED:
-		return dev->on_dev_count == 0;
-	default:
-		return !dev->ordered_pending;
-	}
-}
+/* (the rules: scst_task_set.c)                                           */
 
 static void scst_task_set_enter(struct scst_device *dev, struct scst_cmd *cmd)
 {
-	dev->on_dev_count++;
+	scst_task_set_start(&dev->task_set, cmd->queue_type);
 	cmd->counted_on_dev = true;
-	if (cmd->queue_type == SCST_CMD_QUEUE_ORDERED) {
-		dev->ordered_pending++;
-		cmd->ordered_blocker = true;
-	}
 }
 
 /* Return true when @cmd may execute now; otherwise it waits on the device. */
@@ -586,9 +570,8 @@ static bool scst_task_set_admit(struct scst_cmd *cmd)
 	if (!dev)
 		return true;
 	spin_lock_irqsave(&dev->dev_lock, flags);
-	run = (list_empty(&dev->blocked_cmds) ||
-	       cmd->queue_type == SCST_CMD_QUEUE_HEAD_OF_QUEUE) &&
-	      scst_task_set_may_run(dev, cmd);
+	run = scst_task_set_may_start(&dev->task_set, cmd->queue_type,
+				      !list_empty(&dev->blocked_cmds));
 	if (run)
 		scst_task_set_enter(dev, cmd);
 	else
@@ -608,14 +591,13 @@ void scst_dev_task_set_done(struct scst_cmd *cmd)
 	if (!cmd->counted_on_dev)
 		return;
 	spin_lock_irqsave(&dev->dev_lock, flags);
-	dev->on_dev_count--;
-	if (cmd->ordered_blocker)
-		dev->ordered_pending--;
+	scst_task_set_end(&dev->task_set, cmd->queue_type);
 	cmd->counted_on_dev = false;
 	while (!list_empty(&dev->blocked_cmds)) {
 		next = list_first_entry(&dev->blocked_cmds, struct scst_cmd,
 					queue_entry);
-		if (!scst_task_set_may_run(dev, next))
+		if (!scst_task_set_may_start(&dev->task_set, next->queue_type,
+					     false))
 			break;
 		list_move_tail(&next->queue_entry, &ready);
 		scst_task_set_enter(dev, next);

@@ -308,9 +308,8 @@ struct scst_device {
 	spinlock_t dev_lock;		/* task set, reservation, tgt_devs */
 	/* SPC-2 reservation holder (RESERVE/RELEASE 6/10) */
 	struct scst_session *reserved_by;
-	/* task set: ORDERED commands and the simple ones that wait on them */
-	unsigned int on_dev_count;
-	unsigned int ordered_pending;
+	/* task set: the enabled commands, and the dormant ones in order */
+	struct scst_task_set task_set;
 	struct list_head blocked_cmds;
 	/* worker threads for handlers whose ->exec() may sleep */
 	int threads_num;
@@ -487,7 +486,6 @@ struct scst_cmd {
 	atomic_t exec_refs;
 	u64 abort_gen;
 	bool counted_on_dev;
-	bool ordered_blocker;
 	bool may_block;			/* ->exec() runs on a worker thread */
 	struct sg_table sg_table;	/* the buffer the core allocated */
 };

@@ -6,6 +6,7 @@
  *   scst_xfer.c       the buffer a command gets when the transport's
  *                     expected transfer differs from the CDB's, and the
  *                     residual it reports (SAM-5 5.4.1)
+ *   scst_task_set.c   task set admission by task attribute (SAM-5 8.6)
  *
  * The kernel glue (scst_cmd.c) holds the locks and the lists;
  * the decisions are made here. Nothing here sleeps or allocates.
@@ -59,5 +60,27 @@ int scst_xfer_fit(enum scst_data_direction cdb_dir, u32 cdb_len,
 		  enum scst_data_direction exp_dir, u32 exp_len, u32 *bufflen);
 s64 scst_xfer_resid(enum scst_data_direction dir, u32 cdb_len, u32 exp_len,
 		    u32 bufflen, u32 resp_len, u8 status);
+
+/* ---------------------------------------------------------------------- */
+/* Task set admission, SAM-5 8.6 (scst_task_set.c)                        */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * struct scst_task_set - the enabled commands of one task set
+ * @active: commands that entered the enabled state and have not completed
+ * @ordered: how many of them have the ORDERED task attribute
+ *
+ * The dormant commands wait, in the order they arrived, on a list the
+ * caller keeps, under the same lock as this.
+ */
+struct scst_task_set {
+	unsigned int active;
+	unsigned int ordered;
+};
+
+bool scst_task_set_may_start(const struct scst_task_set *ts,
+			     enum scst_queue_type type, bool older_dormant);
+void scst_task_set_start(struct scst_task_set *ts, enum scst_queue_type type);
+void scst_task_set_end(struct scst_task_set *ts, enum scst_queue_type type);
 
 #endif /* __SCST_SAM_H */
