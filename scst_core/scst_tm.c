@@ -157,7 +157,7 @@ static void scst_dev_reset(struct scst_device *dev)
 	if (dev->handler->task_mgmt_fn)
 		dev->handler->task_mgmt_fn(dev, SCST_LUN_RESET);
 	spin_lock_irqsave(&dev->dev_lock, flags);
-	dev->reserved_by = NULL;
+	scst_spc2_res_clear(&dev->spc2_res);
 	spin_unlock_irqrestore(&dev->dev_lock, flags);
 	scst_dev_add_ua(dev, SCST_SENSE_BUS_DEVICE_RESET, NULL);
 }

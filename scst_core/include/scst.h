@@ -46,6 +46,7 @@
 #include <scst_cdb.h>
 #include <scst_spc.h>
 #include <scst_sam.h>
+#include <scst_res.h>
 
 /*
  * Version reported in /sys/kernel/scst_tgt/version. Management tools that
@@ -306,8 +307,8 @@ struct scst_device {
 	struct list_head lun_refs;		/* scst_lun entries using it */
 	struct mutex dev_mutex;		/* threads_num changes, ini_pools */
 	spinlock_t dev_lock;		/* task set, reservation, tgt_devs */
-	/* SPC-2 reservation holder (RESERVE/RELEASE 6/10) */
-	struct scst_session *reserved_by;
+	/* SPC-2 reservation (RESERVE/RELEASE 6/10); holder: a session */
+	struct scst_spc2_res spc2_res;
 	/* task set: the enabled commands, and the dormant ones in order */
 	struct scst_task_set task_set;
 	struct list_head blocked_cmds;
