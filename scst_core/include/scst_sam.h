@@ -7,8 +7,10 @@
  *                     expected transfer differs from the CDB's, and the
  *                     residual it reports (SAM-5 5.4.1)
  *   scst_task_set.c   task set admission by task attribute (SAM-5 8.6)
+ *   scst_tmf_scope.c  which commands a task management function reaches
+ *                     (SAM-5 7)
  *
- * The kernel glue (scst_cmd.c) holds the locks and the lists;
+ * The kernel glue (scst_cmd.c, scst_tm.c) holds the locks and the lists;
  * the decisions are made here. Nothing here sleeps or allocates.
  */
 #ifndef __SCST_SAM_H
@@ -82,5 +84,52 @@ bool scst_task_set_may_start(const struct scst_task_set *ts,
 			     enum scst_queue_type type, bool older_dormant);
 void scst_task_set_start(struct scst_task_set *ts, enum scst_queue_type type);
 void scst_task_set_end(struct scst_task_set *ts, enum scst_queue_type type);
+
+/* ---------------------------------------------------------------------- */
+/* Task management function scope, SAM-5 7 (scst_tmf_scope.c)            */
+/* ---------------------------------------------------------------------- */
+
+/* Control mode page TST values, SPC-4 7.5.8. */
+#define SCST_TST_SHARED			0	/* one task set for all nexuses */
+#define SCST_TST_PER_NEXUS		1	/* one task set per I_T nexus */
+
+/**
+ * enum scst_tmf_reach - which commands a task management function aborts
+ * @SCST_TMF_REACH_NONE: none: the function is not supported
+ * @SCST_TMF_REACH_TASK: the command of the I_T nexus with the given tag
+ * @SCST_TMF_REACH_I_T_L: the commands of the I_T nexus to the logical unit
+ * @SCST_TMF_REACH_LU: the commands of every I_T nexus to the logical unit
+ * @SCST_TMF_REACH_TARGET: for each logical unit the I_T nexus reaches,
+ *	the commands of every I_T nexus to it; then all commands of the
+ *	I_T nexus, those without a logical unit too
+ * @SCST_TMF_REACH_I_T: all commands of the I_T nexus
+ */
+enum scst_tmf_reach {
+	SCST_TMF_REACH_NONE,
+	SCST_TMF_REACH_TASK,
+	SCST_TMF_REACH_I_T_L,
+	SCST_TMF_REACH_LU,
+	SCST_TMF_REACH_TARGET,
+	SCST_TMF_REACH_I_T,
+};
+
+/**
+ * struct scst_tmf_match - which commands of one session a TMF aborts
+ * @by_tag: only the command tagged @tag
+ * @tag: the tag, for @by_tag
+ * @lu: only commands to this logical unit (an opaque pointer); NULL:
+ *	every command of the session
+ */
+struct scst_tmf_match {
+	bool by_tag;
+	u64 tag;
+	const void *lu;
+};
+
+enum scst_tmf_reach scst_tmf_reach(enum scst_tmf fn, u8 tst);
+bool scst_tmf_needs_lun(enum scst_tmf fn);
+bool scst_tmf_resets_lu(enum scst_tmf fn);
+u32 scst_tmf_other_nexus_ua(enum scst_tmf fn, bool tas);
+bool scst_tmf_match(const struct scst_tmf_match *m, u64 tag, const void *lu);
 
 #endif /* __SCST_SAM_H */
