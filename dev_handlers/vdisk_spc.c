@@ -644,7 +644,7 @@ static void vdisk_exec_caw(struct scst_cmd *cmd)
 {
 	struct vdisk_dev *vdev = vdisk_cmd_vdev(cmd);
 	loff_t pos = (loff_t)cmd->lba << vdev->block_shift;
-	bool fua = vdisk_write_fua(vdev, cmd->cdb[1] & 0x08);
+	bool fua = vdisk_write_fua(vdev, cmd->fua);
 	struct bio_vec *bv;
 	u32 len, miscompare;
 	unsigned int nr;
@@ -870,17 +870,16 @@ enum scst_exec_res vdisk_exec(struct scst_cmd *cmd)
 
 	switch (cdb[0]) {
 	case SCST_OP_READ_6:
-		return vdisk_exec_rw(cmd, false, false);
 	case SCST_OP_READ_10:
 	case SCST_OP_READ_12:
 	case SCST_OP_READ_16:
-		return vdisk_exec_rw(cmd, false, cdb[1] & 0x08);
+		return vdisk_exec_rw(cmd, false, false);
 	case SCST_OP_WRITE_6:
-		return vdisk_exec_rw(cmd, true, false);
 	case SCST_OP_WRITE_10:
 	case SCST_OP_WRITE_12:
 	case SCST_OP_WRITE_16:
-		return vdisk_exec_rw(cmd, true, cdb[1] & 0x08);
+		/* FUA as scst_cdb_decode() found it (none in a 6-byte CDB) */
+		return vdisk_exec_rw(cmd, true, cmd->fua);
 	case SCST_OP_WRITE_VERIFY_10:
 	case SCST_OP_WRITE_VERIFY_16:
 		/* SBC-3 5.36: written through to the medium, then verified */

@@ -13,7 +13,7 @@
  * lets a device server ignore them.
  */
 
-#include <scst_spc.h>
+#include <scst_cdb.h>
 
 /* SAM-5 §5.2: CONTROL byte, NACA bit; we do not support ACA. */
 #define CDB_CONTROL_NACA	0x04

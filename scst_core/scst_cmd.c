@@ -267,16 +267,9 @@ EXPORT_SYMBOL_GPL(scst_cmd_aborted);
  */
 s64 scst_cmd_resid(const struct scst_cmd *cmd)
 {
-	u32 moved;
-
-	if (cmd->cdb_bufflen > cmd->expected_len)
-		return -(s64)(cmd->cdb_bufflen - cmd->expected_len);
-	moved = cmd->data_direction == SCST_DATA_READ ? cmd->resp_len :
-		cmd->data_direction == SCST_DATA_WRITE ? cmd->bufflen : 0;
-	if (cmd->status != SCST_STATUS_GOOD &&
-	    cmd->data_direction == SCST_DATA_READ)
-		moved = 0;
-	return (s64)cmd->expected_len - moved;
+	return scst_xfer_resid(cmd->data_direction, cmd->cdb_bufflen,
+			       cmd->expected_len, cmd->bufflen, cmd->resp_len,
+			       cmd->status);
 }
 EXPORT_SYMBOL_GPL(scst_cmd_resid);
 
@@ -406,10 +399,10 @@ static bool scst_ua_exempt(u8 opcode)
  * scst_cdb_parse() - decode the CDB of an SPC/SBC command
  * @cmd: the command; its device is set
  *
- * Sets data_direction, bufflen, lba, nblocks and cdb_flags; refuses
- * transfers beyond scst_cmd_max_transfer() (INVALID FIELD IN CDB, before
- * any buffer exists), writes to read-only LUNs (DATA PROTECT) and LBAs
- * past the end of the device (LBA OUT OF RANGE).
+ * Sets data_direction, bufflen, lba, nblocks, cdb_flags, fua and dpo;
+ * refuses transfers beyond scst_cmd_max_transfer() (INVALID FIELD IN CDB,
+ * before any buffer exists), writes to read-only LUNs (DATA PROTECT) and
+ * LBAs past the end of the device (LBA OUT OF RANGE).
  *
  * Return: 0, or -EINVAL with the command's sense set.
  */
@@ -427,6 +420,8 @@ int scst_cdb_parse(struct scst_cmd *cmd)
 	cmd->lba = info.lba;
 	cmd->nblocks = info.nblocks;
 	cmd->cdb_flags = info.flags;
+	cmd->fua = info.fua;
+	cmd->dpo = info.dpo;
 	if (!dev)
 		return 0;
 
@@ -453,41 +448,23 @@ bad:
 }
 EXPORT_SYMBOL_GPL(scst_cdb_parse);
 
-/*
- * Fit the buffer to what the transport announced. Data-in beyond the
- * expected length is not sent (overflow); data-out shorter than the CDB
- * needs cannot be executed.
- */
+/* Fit the buffer to what the transport announced: scst_xfer_fit(). */
 static int scst_check_expected(struct scst_cmd *cmd)
 {
+	int ret;
+
 	cmd->cdb_bufflen = cmd->bufflen;
-	switch (cmd->data_direction) {
-	case SCST_DATA_READ:
-		/*
-		 * No data-in buffer from the initiator (it announced none, or
-		 * only data-out): send nothing rather than into the wrong one.
-		 */
-		if (cmd->expected_dir != SCST_DATA_READ)
-			cmd->bufflen = 0;
-		else if (cmd->bufflen > cmd->expected_len)
-			cmd->bufflen = cmd->expected_len;
-		return 0;
-	case SCST_DATA_WRITE:
-		if (cmd->bufflen > cmd->expected_len ||
-		    cmd->expected_dir != SCST_DATA_WRITE) {
-			pr_warn_ratelimited("%s: opcode 0x%02x needs %u bytes of data-out, the initiator sends %u\n",
-					    cmd->sess->sess_name, cmd->cdb[0],
-					    cmd->bufflen, cmd->expected_len);
-			scst_set_cmd_error(cmd, SCST_SENSE_INVALID_FIELD_IN_CDB);
-			return -EINVAL;
-		}
-		return 0;
-	case SCST_DATA_NONE:
-		return 0;
-	default:
+	ret = scst_xfer_fit(cmd->data_direction, cmd->cdb_bufflen,
+			    cmd->expected_dir, cmd->expected_len, &cmd->bufflen);
+	if (ret == -EINVAL) {
+		pr_warn_ratelimited("%s: opcode 0x%02x needs %u bytes of data-out, the initiator sends %u\n",
+				    cmd->sess->sess_name, cmd->cdb[0],
+				    cmd->cdb_bufflen, cmd->expected_len);
+		scst_set_cmd_error(cmd, SCST_SENSE_INVALID_FIELD_IN_CDB);
+	} else if (ret) {
 		scst_set_cmd_error(cmd, SCST_SENSE_INVALID_OPCODE);
-		return -EINVAL;
 	}
+	return ret ? -EINVAL : 0;
 }
 
 /* Return the next state. */
@@ -575,28 +552,12 @@ static int scst_prepare_space(struct scst_cmd *cmd)
 
 /* ---------------------------------------------------------------------- */
 /* TASK_SET: SAM-5 8.6 task attributes, one task set per device (TST 000) */
-
-static bool scst_task_set_may_run(struct scst_device *dev,
-				  struct scst_cmd *cmd)
-{
-	switch (cmd->queue_type) {
-	case SCST_CMD_QUEUE_HEAD_OF_QUEUE:
-		return true;
-	case SCST_CMD_QUEUE_ORDERED:
-		return dev->on_dev_count == 0;
-	default:
-		return !dev->ordered_pending;
-	}
-}
+/* (the rules: scst_task_set.c)                                           */
 
 static void scst_task_set_enter(struct scst_device *dev, struct scst_cmd *cmd)
 {
-	dev->on_dev_count++;
+	scst_task_set_start(&dev->task_set, cmd->queue_type);
 	cmd->counted_on_dev = true;
-	if (cmd->queue_type == SCST_CMD_QUEUE_ORDERED) {
-		dev->ordered_pending++;
-		cmd->ordered_blocker = true;
-	}
 }
 
 /* Return true when @cmd may execute now; otherwise it waits on the device. */
@@ -609,9 +570,8 @@ static bool scst_task_set_admit(struct scst_cmd *cmd)
 	if (!dev)
 		return true;
 	spin_lock_irqsave(&dev->dev_lock, flags);
-	run = (list_empty(&dev->blocked_cmds) ||
-	       cmd->queue_type == SCST_CMD_QUEUE_HEAD_OF_QUEUE) &&
-	      scst_task_set_may_run(dev, cmd);
+	run = scst_task_set_may_start(&dev->task_set, cmd->queue_type,
+				      !list_empty(&dev->blocked_cmds));
 	if (run)
 		scst_task_set_enter(dev, cmd);
 	else
@@ -631,14 +591,13 @@ void scst_dev_task_set_done(struct scst_cmd *cmd)
 	if (!cmd->counted_on_dev)
 		return;
 	spin_lock_irqsave(&dev->dev_lock, flags);
-	dev->on_dev_count--;
-	if (cmd->ordered_blocker)
-		dev->ordered_pending--;
+	scst_task_set_end(&dev->task_set, cmd->queue_type);
 	cmd->counted_on_dev = false;
 	while (!list_empty(&dev->blocked_cmds)) {
 		next = list_first_entry(&dev->blocked_cmds, struct scst_cmd,
 					queue_entry);
-		if (!scst_task_set_may_run(dev, next))
+		if (!scst_task_set_may_start(&dev->task_set, next->queue_type,
+					     false))
 			break;
 		list_move_tail(&next->queue_entry, &ready);
 		scst_task_set_enter(dev, next);

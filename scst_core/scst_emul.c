@@ -119,41 +119,36 @@ bool scst_check_reservation(struct scst_cmd *cmd)
 	struct scst_device *dev = cmd->dev;
 	bool ok;
 
-	if (!READ_ONCE(dev->reserved_by))
+	if (!READ_ONCE(dev->spc2_res.holder))
 		return true;
 	spin_lock_irqsave(&dev->dev_lock, flags);
-	ok = !dev->reserved_by || dev->reserved_by == cmd->sess ||
-	     (cmd->cdb_flags & SCST_CDB_RESV_ALLOWED);
+	ok = !scst_spc2_res_conflict(&dev->spc2_res, cmd->sess,
+				     cmd->cdb_flags);
 	spin_unlock_irqrestore(&dev->dev_lock, flags);
 	return ok;
 }
 
+/* The rules: scst_res.c. */
 static void scst_reserve_release(struct scst_cmd *cmd)
 {
 	unsigned long flags;
 	struct scst_device *dev = cmd->dev;
 	bool reserve = cmd->cdb[0] == RESERVE || cmd->cdb[0] == RESERVE_10;
+	struct scst_cdb_err err;
+	int ret = 0;
 
-	/* 3RDPTY (RESERVE(10) byte 1 bit 4) is not supported */
-	if ((cmd->cdb[0] == RESERVE_10 || cmd->cdb[0] == RELEASE_10) &&
-	    (cmd->cdb[1] & 0x10)) {
-		scst_set_cmd_error_field(cmd, SCST_SENSE_INVALID_FIELD_IN_CDB,
-					 true, 1, 4);
+	if (scst_spc2_check_cdb(cmd->cdb, cmd->cdb_len, &err)) {
+		scst_set_cmd_error_from(cmd, &err);
 		return;
 	}
 	spin_lock_irqsave(&dev->dev_lock, flags);
-	if (reserve) {
-		u8 conflict = SCST_STATUS_RESERVATION_CONFLICT;
-
-		if (dev->reserved_by && dev->reserved_by != cmd->sess)
-			scst_set_cmd_error_status(cmd, conflict);
-		else
-			dev->reserved_by = cmd->sess;
-	} else if (dev->reserved_by == cmd->sess) {
-		/* a RELEASE from another nexus is GOOD and changes nothing */
-		dev->reserved_by = NULL;
-	}
+	if (reserve)
+		ret = scst_spc2_reserve(&dev->spc2_res, cmd->sess);
+	else
+		scst_spc2_release(&dev->spc2_res, cmd->sess);
 	spin_unlock_irqrestore(&dev->dev_lock, flags);
+	if (ret)
+		scst_set_cmd_error_status(cmd, SCST_STATUS_RESERVATION_CONFLICT);
 }
 
 /* Return true when the core executed @cmd; it is then completed. */

@@ -44,6 +44,7 @@
 #include <scsi/scsi_proto.h>
 
 #include <scst.h>
+#include <scst_cdb.h>
 #include <scst_spc.h>
 
 /* A LUN of an access group: LUN number -> device. */

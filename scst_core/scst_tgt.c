@@ -388,8 +388,7 @@ static void scst_tgt_dev_free_work(struct work_struct *work)
 
 	spin_lock_irqsave(&dev->dev_lock, flags);
 	/* SPC-2: losing the nexus releases its reservation */
-	if (dev->reserved_by == sess)
-		dev->reserved_by = NULL;
+	scst_spc2_release(&dev->spc2_res, sess);
 	tgt_dev->dying = true;		/* scst_dev_add_ua() passes it by */
 	spin_unlock_irqrestore(&dev->dev_lock, flags);
 	if (dev->handler->detach_tgt)

@@ -23,21 +23,11 @@
 
 static atomic64_t scst_abort_gen = ATOMIC64_INIT(0);
 
-/* Which commands of a session a TMF affects. */
+/* Which commands of a session a TMF affects (scst_tmf_match()). */
 struct scst_tmf_scope {
 	u64 gen;
-	bool by_tag;
-	u64 tag;
-	struct scst_device *dev;	/* NULL: every device */
+	struct scst_tmf_match match;	/* .lu: a struct scst_device */
 };
-
-static bool scst_tmf_affects(const struct scst_tmf_scope *scope,
-			     const struct scst_cmd *cmd)
-{
-	if (scope->by_tag)
-		return cmd->tag == scope->tag;
-	return !scope->dev || cmd->dev == scope->dev;
-}
 
 /* Mark the commands of @sess within @scope; return how many. */
 static unsigned int scst_abort_sess_cmds(struct scst_session *sess,
@@ -49,7 +39,7 @@ static unsigned int scst_abort_sess_cmds(struct scst_session *sess,
 
 	spin_lock_irqsave(&sess->sess_lock, flags);
 	list_for_each_entry(cmd, &sess->cmd_list, sess_entry) {
-		if (!scst_tmf_affects(scope, cmd))
+		if (!scst_tmf_match(&scope->match, cmd->tag, cmd->dev))
 			continue;
 		if (!test_and_set_bit(SCST_CMD_ABORTED, &cmd->flags))
 			cmd->abort_gen = scope->gen;
@@ -157,24 +147,23 @@ static void scst_dev_reset(struct scst_device *dev)
 	if (dev->handler->task_mgmt_fn)
 		dev->handler->task_mgmt_fn(dev, SCST_LUN_RESET);
 	spin_lock_irqsave(&dev->dev_lock, flags);
-	dev->reserved_by = NULL;
+	scst_spc2_res_clear(&dev->spc2_res);
 	spin_unlock_irqrestore(&dev->dev_lock, flags);
 	scst_dev_add_ua(dev, SCST_SENSE_BUS_DEVICE_RESET, NULL);
 }
 
 /*
- * CLEAR TASK SET and LOGICAL UNIT RESET of @dev (SAM-5 7.4, 7.7). Our
- * control mode page reports TST 000b (one task set per logical unit, for
- * all I_T nexuses), so they act on the commands of every session of every
- * target that sees the device, not just on the nexus or target they came
- * through; ABORT TASK SET (SAM-5 7.3) stays with its own nexus.
+ * CLEAR TASK SET and LOGICAL UNIT RESET of @dev (SAM-5 7.4, 7.7), and the
+ * logical unit resets of TARGET RESET. With TST 000b (one task set per
+ * logical unit, for all I_T nexuses, scst_tmf_reach()) they act on the
+ * commands of every session of every target that sees the device, not
+ * just on the nexus or target they came through.
  *
- * The control mode page also reports TAS 0 and QErr 00b: commands aborted
- * for another nexus end without a response of their own (the driver sees
+ * The control mode page reports TAS 0 and QErr 00b: commands aborted for
+ * another nexus end without a response of their own (the driver sees
  * scst_cmd_aborted(); SAM-5 5.6), their initiators learn of it from a unit
- * attention: COMMANDS CLEARED BY ANOTHER INITIATOR for CLEAR TASK SET
- * (SPC-4 7.5.8, TAS), BUS DEVICE RESET FUNCTION OCCURRED for the reset;
- * and a CHECK CONDITION aborts nothing else (QErr 00b).
+ * attention (scst_tmf_other_nexus_ua(), or the reset's own); a CHECK
+ * CONDITION aborts nothing else (QErr 00b).
  *
  * No scst_mutex: the nexuses are referenced (scst_dev_get_tgt_devs()),
  * which keeps their sessions, each until its session's aborted commands
@@ -185,9 +174,9 @@ static void scst_dev_reset(struct scst_device *dev)
 static int scst_clear_dev_task_set(struct scst_device *dev,
 				   struct scst_session *from,
 				   const struct scst_tmf_scope *scope,
-				   bool reset)
+				   enum scst_tmf fn)
 {
-	const u32 cleared = SCST_SENSE_CLEARED_BY_ANOTHER_INI;
+	const u32 ua = scst_tmf_other_nexus_ua(fn, false);
 	struct scst_tgt_dev **tds;
 	unsigned int i, n;
 
@@ -196,12 +185,12 @@ static int scst_clear_dev_task_set(struct scst_device *dev,
 		return PTR_ERR(tds);
 	for (i = 0; i < n; i++) {
 		scst_abort_sess_cmds(tds[i]->sess, scope);
-		if (!reset && tds[i]->sess != from)
-			scst_tgt_dev_add_ua(tds[i], cleared);
+		if (ua && tds[i]->sess != from)
+			scst_tgt_dev_add_ua(tds[i], ua);
 	}
 	scst_wait_nexuses_aborted(tds, n, scope->gen);
 	kfree(tds);
-	if (reset)
+	if (scst_tmf_resets_lu(fn))
 		scst_dev_reset(dev);
 	return 0;
 }
@@ -224,9 +213,9 @@ static int scst_reset_sess_devs(struct scst_session *sess,
 	for (i = 0; i < n; i++) {
 		struct scst_tmf_scope dev_scope = *scope;
 
-		dev_scope.dev = tds[i]->dev;
+		dev_scope.match.lu = tds[i]->dev;
 		if (scst_clear_dev_task_set(tds[i]->dev, sess, &dev_scope,
-					    true))
+					    SCST_TARGET_RESET))
 			ret = -ENOMEM;
 	}
 	for (i = 0; i < n; i++)
@@ -237,59 +226,62 @@ static int scst_reset_sess_devs(struct scst_session *sess,
 	return ret;
 }
 
+/* Which commands the TMF reaches: scst_tmf_reach() (scst_tmf_scope.c). */
 static enum scst_tmf_response scst_do_tmf(struct scst_mgmt_cmd *mcmd)
 {
 	struct scst_session *sess = mcmd->sess;
 	struct scst_tmf_scope scope = {
 		.gen = atomic64_inc_return(&scst_abort_gen),
 	};
+	enum scst_tmf_response resp = SCST_MGMT_STATUS_SUCCESS;
 	struct scst_tgt_dev *tgt_dev = NULL;
-	int ret = 0;
+	u8 tst = SCST_TST_SHARED;
 
-	switch (mcmd->fn) {
-	case SCST_ABORT_TASK:
-		scope.by_tag = true;
-		scope.tag = mcmd->tag;
-		if (!scst_abort_sess_cmds(sess, &scope))
-			return SCST_MGMT_STATUS_TASK_NOT_EXIST;
-		scst_wait_sess_aborted(sess, scope.gen);
-		return SCST_MGMT_STATUS_SUCCESS;
-
-	case SCST_ABORT_TASK_SET:
-	case SCST_CLEAR_TASK_SET:
-	case SCST_LUN_RESET:
+	if (scst_tmf_needs_lun(mcmd->fn)) {
 		tgt_dev = scst_lookup_tgt_dev(sess, mcmd->lun);
 		if (!tgt_dev)
 			return SCST_MGMT_STATUS_LUN_NOT_EXIST;
-		scope.dev = tgt_dev->dev;
-		if (mcmd->fn == SCST_ABORT_TASK_SET) {
-			/* SAM-5 7.3: only this I_T nexus's tasks */
-			scst_abort_sess_cmds(sess, &scope);
-			scst_wait_sess_aborted(sess, scope.gen);
-		} else {
-			ret = scst_clear_dev_task_set(tgt_dev->dev, sess, &scope,
-						      mcmd->fn == SCST_LUN_RESET);
-		}
-		scst_put_tgt_dev(tgt_dev);
-		return ret ? SCST_MGMT_STATUS_FAILED : SCST_MGMT_STATUS_SUCCESS;
+		scope.match.lu = tgt_dev->dev;
+		tst = tgt_dev->dev->tst;
+	}
 
-	case SCST_TARGET_RESET:
+	switch (scst_tmf_reach(mcmd->fn, tst)) {
+	case SCST_TMF_REACH_TASK:
+		scope.match.by_tag = true;
+		scope.match.tag = mcmd->tag;
+		if (!scst_abort_sess_cmds(sess, &scope))
+			return SCST_MGMT_STATUS_TASK_NOT_EXIST;
+		scst_wait_sess_aborted(sess, scope.gen);
+		break;
+	case SCST_TMF_REACH_I_T_L:
+		/* SAM-5 7.3: only this I_T nexus's tasks */
+		scst_abort_sess_cmds(sess, &scope);
+		scst_wait_sess_aborted(sess, scope.gen);
+		break;
+	case SCST_TMF_REACH_LU:
+		if (scst_clear_dev_task_set(tgt_dev->dev, sess, &scope,
+					    mcmd->fn))
+			resp = SCST_MGMT_STATUS_FAILED;
+		break;
+	case SCST_TMF_REACH_TARGET:
 		if (scst_reset_sess_devs(sess, &scope))
-			return SCST_MGMT_STATUS_FAILED;
-		return SCST_MGMT_STATUS_SUCCESS;
-
-	case SCST_NEXUS_LOSS_SESS:
+			resp = SCST_MGMT_STATUS_FAILED;
+		break;
+	case SCST_TMF_REACH_I_T:
 		/* SAM-5 6.3.4: the session stays; it learns of the loss */
 		scst_abort_sess_cmds(sess, &scope);
 		scst_wait_sess_aborted(sess, scope.gen);
 		scst_sess_add_ua(sess, SCST_SENSE_NEXUS_LOSS);
-		return SCST_MGMT_STATUS_SUCCESS;
-
-	case SCST_CLEAR_ACA:
+		break;
+	case SCST_TMF_REACH_NONE:
 	default:
 		/* NACA is 0 in our INQUIRY data: there is never an ACA */
-		return SCST_MGMT_STATUS_FN_NOT_SUPPORTED;
+		resp = SCST_MGMT_STATUS_FN_NOT_SUPPORTED;
+		break;
 	}
+	if (tgt_dev)
+		scst_put_tgt_dev(tgt_dev);
+	return resp;
 }
 
 static const char *const scst_tmf_names[] = {

@@ -8,7 +8,7 @@
 #ifndef __DISK_CDB_H
 #define __DISK_CDB_H
 
-#include <scst_spc.h>
+#include <scst_cdb.h>
 
 /* SPC-4 §7.8.1: INQUIRY EVPD page codes the handler looks at */
 #define DISK_VPD_BLOCK_LIMITS		0xb0

@@ -43,7 +43,10 @@
 #include <linux/completion.h>
 
 #include <scst_logic.h>
+#include <scst_cdb.h>
 #include <scst_spc.h>
+#include <scst_sam.h>
+#include <scst_res.h>
 
 /*
  * Version reported in /sys/kernel/scst_tgt/version. Management tools that
@@ -59,31 +62,6 @@
 #define SCST_MAX_NAME		64
 #define SCST_MAX_LUN		16383
 
-/* SAM-5 status codes (SAM-5 5.3.1) */
-#define SCST_STATUS_GOOD			0x00
-#define SCST_STATUS_CHECK_CONDITION		0x02
-#define SCST_STATUS_BUSY			0x08
-#define SCST_STATUS_RESERVATION_CONFLICT	0x18
-#define SCST_STATUS_TASK_SET_FULL		0x28
-#define SCST_STATUS_ACA_ACTIVE			0x30
-#define SCST_STATUS_TASK_ABORTED		0x40
-
-/* Direction of a command's data transfer, as seen from the initiator. */
-enum scst_data_direction {
-	SCST_DATA_NONE = 0,
-	SCST_DATA_WRITE = 1,	/* data-out: initiator to target */
-	SCST_DATA_READ = 2,	/* data-in: target to initiator */
-	SCST_DATA_BIDI = 3,
-};
-
-/* SAM-5 8.6 task attributes */
-enum scst_queue_type {
-	SCST_CMD_QUEUE_SIMPLE = 0,
-	SCST_CMD_QUEUE_ORDERED,
-	SCST_CMD_QUEUE_HEAD_OF_QUEUE,
-	SCST_CMD_QUEUE_ACA,
-};
-
 /*
  * Where the core may continue processing a command handed to it.
  * SCST_CONTEXT_DIRECT: the caller is in process context and may sleep; the
@@ -94,17 +72,6 @@ enum scst_queue_type {
 enum scst_exec_context {
 	SCST_CONTEXT_DIRECT = 0,
 	SCST_CONTEXT_ATOMIC,
-};
-
-/* SAM-5 7 task management functions */
-enum scst_tmf {
-	SCST_ABORT_TASK = 0,
-	SCST_ABORT_TASK_SET,
-	SCST_CLEAR_ACA,
-	SCST_CLEAR_TASK_SET,
-	SCST_LUN_RESET,
-	SCST_TARGET_RESET,
-	SCST_NEXUS_LOSS_SESS,	/* I_T nexus loss of one session */
 };
 
 /* SAM-5 7.11 task management function service responses */
@@ -340,11 +307,10 @@ struct scst_device {
 	struct list_head lun_refs;		/* scst_lun entries using it */
 	struct mutex dev_mutex;		/* threads_num changes, ini_pools */
 	spinlock_t dev_lock;		/* task set, reservation, tgt_devs */
-	/* SPC-2 reservation holder (RESERVE/RELEASE 6/10) */
-	struct scst_session *reserved_by;
-	/* task set: ORDERED commands and the simple ones that wait on them */
-	unsigned int on_dev_count;
-	unsigned int ordered_pending;
+	/* SPC-2 reservation (RESERVE/RELEASE 6/10); holder: a session */
+	struct scst_spc2_res spc2_res;
+	/* task set: the enabled commands, and the dormant ones in order */
+	struct scst_task_set task_set;
 	struct list_head blocked_cmds;
 	/* worker threads for handlers whose ->exec() may sleep */
 	int threads_num;
@@ -462,6 +428,9 @@ struct scst_tgt {
  * @cdb_bufflen: the length the CDB asks for
  * @lba: first LBA (after parse, for commands that have one)
  * @nblocks: number of logical blocks (after parse)
+ * @cdb_flags: SCST_CDB_* flags of the command (after parse)
+ * @fua: the CDB's FUA bit (force unit access, SBC-3 §5.32), after parse
+ * @dpo: the CDB's DPO bit (disable page out, SBC-3 §5.10), after parse
  * @sg: the data buffer; @sg_cnt its number of entries. For a data-in
  *	command with an ALLOCATION LENGTH (SCST_CDB_ALLOC_LEN) the core
  *	does not allocate it before ->exec(): scst_copy_to_sg() allocates
@@ -492,6 +461,8 @@ struct scst_cmd {
 	u64 lba;
 	u64 nblocks;
 	u32 cdb_flags;
+	bool fua;
+	bool dpo;
 
 	struct scatterlist *sg;
 	int sg_cnt;
@@ -516,7 +487,6 @@ struct scst_cmd {
 	atomic_t exec_refs;
 	u64 abort_gen;
 	bool counted_on_dev;
-	bool ordered_blocker;
 	bool may_block;			/* ->exec() runs on a worker thread */
 	struct sg_table sg_table;	/* the buffer the core allocated */
 };

@@ -11,7 +11,7 @@
  * the CDB (at most 32 bytes are used).
  */
 #include "fuzz.h"
-#include <scst_spc.h>
+#include <scst_cdb.h>
 
 #define RSOC_BIG	8192
 

@@ -5,7 +5,7 @@
  * results are written out by hand from the standards.
  */
 #include "unit.h"
-#include <scst_spc.h>
+#include <scst_cdb.h>
 
 /* Expected flags, spelt out independently of scst_cdb.c's shorthands. */
 #define X_SBC	SCST_CDB_SBC
