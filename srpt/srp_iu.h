@@ -361,11 +361,15 @@ struct srp_tsk_mgmt_info {
 
 int srp_parse_tsk_mgmt(const u8 *buf, size_t len,
 		       struct srp_tsk_mgmt_info *out);
+int srp_tmf_to_scst(u8 func, enum scst_tmf *fn);
+u8 srp_tmf_rsp_code(enum scst_tmf_response status);
 
 /* ---------------------------------------------------------------------- */
 /* SRP_RSP, SRP r16a §6.9                                                  */
 /* ---------------------------------------------------------------------- */
 
+void srp_rsp_resid(u8 dir, bool data_in, s64 resid, s64 *resid_in,
+		   s64 *resid_out);
 int srp_build_rsp(u8 *buf, size_t len, u64 tag, s32 req_lim_delta,
 		  u8 status, const u8 *sense, u32 sense_len, s64 resid_in,
 		  s64 resid_out, int rsp_code);

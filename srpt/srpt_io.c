@@ -655,17 +655,17 @@ static void srpt_send_local_rsp(struct srpt_send_ioctx *ioctx, u8 status,
 {
 	struct srpt_rdma_ch *ch = ioctx->ch;
 	u8 sense[SCST_SENSE_FIXED_LEN];
-	s64 resid = ioctx->data_len;
+	s64 resid_in, resid_out;
 	int sense_len = 0, len;
 
 	if (sense_code)
 		sense_len = scst_build_sense_code(sense, sizeof(sense), false,
 						  sense_code);
+	srp_rsp_resid(ioctx->dir, false, ioctx->data_len, &resid_in,
+		      &resid_out);
 	len = srp_build_rsp(ioctx->buf, ch->max_rsp_len, ioctx->tag,
 			    srpt_take_credits(ch), status, sense,
-			    max(sense_len, 0),
-			    ioctx->dir == SRP_IU_DIR_READ ? resid : 0,
-			    ioctx->dir == SRP_IU_DIR_WRITE ? resid : 0,
+			    max(sense_len, 0), resid_in, resid_out,
 			    SRP_IU_NO_RSP_DATA);
 	if (len < 0) {
 		srpt_put_send_ioctx(ioctx);
@@ -1257,7 +1257,7 @@ static void srpt_do_xmit(struct srpt_send_ioctx *ioctx)
 	const u8 *sense = cmd->sense;
 	u32 sense_len = cmd->sense_len;
 	u8 status = cmd->status;
-	s64 resid_in = 0, resid_out = 0, resid;
+	s64 resid_in, resid_out, resid;
 	bool bad_iu = false;
 	int n_wr = 0, len;
 
@@ -1311,12 +1311,8 @@ static void srpt_do_xmit(struct srpt_send_ioctx *ioctx)
 	/* the descriptors are in our hands now: the IU buffer is free */
 	srpt_put_recv(ioctx);
 
-	if (ioctx->dir == SRP_IU_DIR_READ ||
-	    (ioctx->dir == SRP_IU_DIR_NONE &&
-	     cmd->data_direction == SCST_DATA_READ))
-		resid_in = resid;
-	else
-		resid_out = resid;
+	srp_rsp_resid(ioctx->dir, cmd->data_direction == SCST_DATA_READ, resid,
+		      &resid_in, &resid_out);
 
 	len = srp_build_rsp(ioctx->buf, ch->max_rsp_len, ioctx->tag,
 			    srpt_take_credits(ch), status, sense, sense_len,

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Pure-logic helpers of the SCST core: initiator name patterns, sysfs mgmt
- * command parsing and SPC-4 sense data. Everything declared here works on
- * caller-provided memory only, never sleeps and never allocates, so it is
- * shared verbatim by scst.ko and the userspace unit tests and fuzzers.
+ * command parsing, SPC-4 sense data and the SAM-5 task management codes.
+ * Everything declared here works on caller-provided memory only, never
+ * sleeps and never allocates, so it is shared verbatim by scst.ko and the
+ * userspace unit tests and fuzzers.
  */
 #ifndef __SCST_LOGIC_H
 #define __SCST_LOGIC_H
@@ -225,6 +226,34 @@ static inline int scst_build_sense_code(u8 *buf, size_t buflen,
 				SCST_SENSE_CODE_ASC(code),
 				SCST_SENSE_CODE_ASCQ(code));
 }
+
+/* ---------------------------------------------------------------------- */
+/* Task management, SAM-5 §7                                              */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * SAM-5 7 task management functions; here, not in scst.h, so that the
+ * transports' pure code maps its wire codes to them (srp_tmf_to_scst()).
+ */
+enum scst_tmf {
+	SCST_ABORT_TASK = 0,
+	SCST_ABORT_TASK_SET,
+	SCST_CLEAR_ACA,
+	SCST_CLEAR_TASK_SET,
+	SCST_LUN_RESET,
+	SCST_TARGET_RESET,
+	SCST_NEXUS_LOSS_SESS,	/* I_T nexus loss of one session */
+};
+
+/* SAM-5 7.11 task management function service responses */
+enum scst_tmf_response {
+	SCST_MGMT_STATUS_SUCCESS = 0,	/* FUNCTION COMPLETE */
+	SCST_MGMT_STATUS_TASK_NOT_EXIST,
+	SCST_MGMT_STATUS_LUN_NOT_EXIST,
+	SCST_MGMT_STATUS_FN_NOT_SUPPORTED,
+	SCST_MGMT_STATUS_REJECTED,
+	SCST_MGMT_STATUS_FAILED,
+};
 
 /* ---------------------------------------------------------------------- */
 /* Session names (scst_sess_name.c)                                       */
