@@ -3,7 +3,8 @@
  * Pure-logic SRP information unit (IU) library of scst_srpt: parsing and
  * validation of the IUs an SRP initiator sends, building of the IUs the
  * target sends (srp_iu.c), and the InfiniBand device management (DM) MAD
- * payloads that advertise the target (srp_dm.c).
+ * payloads that advertise the target (srp_dm.c); which scatterlist
+ * entries an RDMA transfer covers (srp_window.c).
  *
  * Written from the T10 SRP r16a draft (and the SRP-2 immediate data
  * extension as Linux' ib_srp uses it) and the InfiniBand Architecture
@@ -388,6 +389,29 @@ static inline u8 srp_rsp_solnt(u8 req_sol_not, bool success)
 	return (req_sol_not & (success ? SRP_IU_SCSOLNT : SRP_IU_UCSOLNT)) ?
 		SRP_IU_SOLNT : 0;
 }
+
+/* ---------------------------------------------------------------------- */
+/* RDMA windows over a command's buffer (srp_window.c)                     */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * struct srp_sg_win - the scatterlist entries of one window of bytes
+ * @first: index of the first entry
+ * @first_off: where in it the window starts
+ * @nents: number of entries from @first on
+ * @last_len: bytes of the last entry inside the window
+ * @whole: the window is entries 0 .. @nents - 1, all of each
+ */
+struct srp_sg_win {
+	u32 first;
+	u32 first_off;
+	u32 nents;
+	u32 last_len;
+	bool whole;
+};
+
+int srp_sg_window(u32 nents, u32 (*next_len)(void *it), void *it, u32 off,
+		  u32 len, struct srp_sg_win *w);
 
 /* ---------------------------------------------------------------------- */
 /* Device management MADs, InfiniBand Architecture vol 1 §16.3 (srp_dm.c)  */

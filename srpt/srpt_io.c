@@ -190,6 +190,16 @@ static s32 srpt_take_credits(struct srpt_rdma_ch *ch)
 /* RDMA contexts                                                          */
 /* ---------------------------------------------------------------------- */
 
+/* srp_sg_window()'s walk over a scatterlist */
+static u32 srpt_sg_next_len(void *it)
+{
+	struct scatterlist **s = it;
+	u32 len = (*s)->length;
+
+	*s = sg_next(*s);
+	return len;
+}
+
 /*
  * A scatterlist for bytes [@off, @off + @len) of @sg. A window that is the
  * first entries of @sg exactly is @sg itself; any other is a new list
@@ -198,48 +208,38 @@ static s32 srpt_take_credits(struct srpt_rdma_ch *ch)
 static int srpt_sg_window(struct scatterlist *sg, u32 nents, u32 off,
 			  u32 len, struct srpt_rw_ctx *ctx)
 {
-	struct scatterlist *s, *first = NULL, *out;
-	u32 pos = 0, cnt = 0, first_off = 0, end = off + len, i;
+	struct scatterlist *s = sg, *out;
+	struct srp_sg_win w;
+	u32 pos = 0, i;
+	int ret;
 
-	for_each_sg(sg, s, nents, i) {
-		u32 s_end = pos + s->length;
-
-		if (!first && off < s_end) {
-			first = s;
-			first_off = off - pos;
-		}
-		if (first)
-			cnt++;
-		pos = s_end;
-		if (first && end <= s_end) {
-			if (!off && end == s_end) {
-				ctx->sg = sg;
-				ctx->nents = cnt;
-				ctx->sg_owned = false;
-				return 0;
-			}
-			break;
-		}
+	ret = srp_sg_window(nents, srpt_sg_next_len, &s, off, len, &w);
+	if (ret)
+		return ret;
+	if (w.whole) {
+		ctx->sg = sg;
+		ctx->nents = w.nents;
+		ctx->sg_owned = false;
+		return 0;
 	}
-	if (!first || end > pos)
-		return -EINVAL;
 
-	/* cnt follows the command's (clipped) transfer: maybe many pages */
-	out = kvmalloc_array(cnt, sizeof(*out), GFP_KERNEL);
+	/* nents follows the command's (clipped) transfer: maybe many pages */
+	out = kvmalloc_array(w.nents, sizeof(*out), GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
-	sg_init_table(out, cnt);
-	pos = 0;
-	for (i = 0, s = first; i < cnt; i++, s = sg_next(s)) {
-		u32 o = s->offset + (i ? 0 : first_off);
-		u32 l = min_t(u32, s->length - (i ? 0 : first_off), len - pos);
+	sg_init_table(out, w.nents);
+	for (i = 0, s = sg; i < w.first; i++)
+		s = sg_next(s);
+	for (i = 0; i < w.nents; i++, s = sg_next(s)) {
+		u32 o = s->offset + (i ? 0 : w.first_off);
+		u32 l = min_t(u32, s->length - (i ? 0 : w.first_off), len - pos);
 
 		sg_set_page(&out[i], nth_page(sg_page(s), o >> PAGE_SHIFT), l,
 			    offset_in_page(o));
 		pos += l;
 	}
 	ctx->sg = out;
-	ctx->nents = cnt;
+	ctx->nents = w.nents;
 	ctx->sg_owned = true;
 	return 0;
 }
