@@ -3,8 +3,10 @@
  * vdisk.h - state shared by the files of scst_vdisk.ko: the virtual disk
  * device handlers vdisk_blockio, vdisk_fileio and vdisk_nullio.
  *
- * vdisk_main.c     module, handler registration, add_device parameters,
- *                  sysfs attributes, identities
+ * vdisk_main.c     module, handler registration, sysfs attributes,
+ *                  identities
+ * vdisk_params.c   the add_device parameters and the geometry rules (pure
+ *                  logic, unit tested and fuzzed)
  * vdisk_spc.c      ->exec(): command dispatch and the SPC-4/SBC-3 commands
  *                  emulated on top of the back ends (INQUIRY, MODE SENSE,
  *                  VERIFY, COMPARE AND WRITE, WRITE SAME, UNMAP, ...)
@@ -25,21 +27,12 @@
 #include <scst.h>
 
 #include "vdisk_compat.h"
+#include "vdisk_params.h"
 
 /* T10 VENDOR IDENTIFICATION, as SCST's (users' multipath.conf match it). */
 #define VDISK_VENDOR_BIO	"SCST_BIO"
 #define VDISK_VENDOR_FIO	"SCST_FIO"
 #define VDISK_PROD_REV		" 010"
-
-#define VDISK_T10_VEND_ID_LEN	8
-#define VDISK_PROD_ID_LEN	16
-/* SCST's t10_dev_id buffer: "<id in hex>-<name>" cut to 25 characters */
-#define VDISK_T10_DEV_ID_LEN	25
-#define VDISK_USN_LEN		20
-
-/* Defaults of the add_device parameters (SCST's). */
-#define VDISK_DEF_BLOCK_SIZE	512
-#define VDISK_DEF_NULLIO_MB	4096ULL
 
 /* Largest number of pages of the bounce buffer of VERIFY / COMPARE AND WRITE */
 #define VDISK_BOUNCE_PAGES	32

@@ -73,179 +73,63 @@ static void vdisk_set_identity(struct vdisk_dev *vdev)
 /* add_device parameters                                                  */
 /* ---------------------------------------------------------------------- */
 
-static const char *const vdisk_blockio_params[] = {
-	"filename", "blocksize", "read_only", "nv_cache", "write_through",
-	"thin_provisioned", "rotational", "removable", "t10_vend_id",
-	"t10_dev_id", "prod_id", "usn", NULL,
-};
-
-static const char *const vdisk_fileio_params[] = {
-	"filename", "blocksize", "read_only", "nv_cache", "write_through",
-	"o_direct", "async", "thin_provisioned", "rotational", "removable",
-	"t10_vend_id", "t10_dev_id", "prod_id", "usn", NULL,
-};
-
-static const char *const vdisk_nullio_params[] = {
-	"size", "size_mb", "blocksize", "read_only", "thin_provisioned",
-	"rotational", "removable", "t10_vend_id", "t10_dev_id", "prod_id",
-	"usn", NULL,
-};
-
-static int vdisk_param_bool(struct vdisk_dev *vdev,
-			    const struct scst_mgmt_line *line,
-			    const char *key, bool *val, bool *set)
-{
-	const char *v = scst_mgmt_get_param(line, key);
-
-	if (!v)
-		return 0;
-	if (scst_mgmt_parse_bool(v, val)) {
-		pr_err("%s: %s=%s: the value must be 0 or 1\n", vdev->name,
-		       key, v);
-		return -EINVAL;
-	}
-	if (set)
-		*set = true;
-	return 0;
-}
-
-/* An identity string: printable ASCII (SPC-4 4.4.1), at most @size - 1. */
-static int vdisk_param_str(struct vdisk_dev *vdev,
-			   const struct scst_mgmt_line *line,
-			   const char *key, char *val, size_t size, bool *set)
-{
-	const char *v = scst_mgmt_get_param(line, key);
-	const char *p;
-
-	if (!v)
-		return 0;
-	if (strlen(v) >= size) {
-		pr_err("%s: %s=%s: longer than %zu characters\n", vdev->name,
-		       key, v, size - 1);
-		return -EINVAL;
-	}
-	for (p = v; *p; p++) {
-		if (*p < 0x20 || *p > 0x7e) {
-			pr_err("%s: %s=%s: not printable ASCII\n", vdev->name,
-			       key, v);
-			return -EINVAL;
-		}
-	}
-	strscpy(val, v, size);
-	*set = true;
-	return 0;
-}
-
-/* nullio's size: size= in bytes or size_mb= in MiB, a multiple of blocks */
-static int vdisk_param_size(struct vdisk_dev *vdev,
-			    const struct scst_mgmt_line *line)
-{
-	const char *bytes = scst_mgmt_get_param(line, "size");
-	const char *mb = scst_mgmt_get_param(line, "size_mb");
-	u64 val;
-
-	vdev->backing_size = VDISK_DEF_NULLIO_MB << 20;
-	if (bytes && mb) {
-		pr_err("%s: size=%s and size_mb=%s: give only one\n",
-		       vdev->name, bytes, mb);
-		return -EINVAL;
-	}
-	if (bytes) {
-		if (scst_mgmt_parse_u64(bytes, &val) || !val ||
-		    val > LLONG_MAX) {
-			pr_err("%s: size=%s: not a size in bytes\n",
-			       vdev->name, bytes);
-			return -EINVAL;
-		}
-	} else if (mb) {
-		if (scst_mgmt_parse_u64(mb, &val) || !val ||
-		    val > (LLONG_MAX >> 20)) {
-			pr_err("%s: size_mb=%s: not a size in MiB\n",
-			       vdev->name, mb);
-			return -EINVAL;
-		}
-		val <<= 20;
-	} else {
-		return 0;
-	}
-	vdev->backing_size = val;
-	vdev->size_set = true;
-	return 0;
-}
-
 /**
  * vdisk_parse_params() - apply the add_device parameters to a new device
- * @vdev: the device, with its defaults set
+ * @vdev: the device
+ * @kind: its handler
  * @line: the parsed mgmt line; its keys are known to the handler
  *
- * Logs one line naming the first bad parameter.
+ * vdisk_params_parse() checks them all first: a bad one logs one line
+ * naming it, and leaves @vdev as it was.
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
-static int vdisk_parse_params(struct vdisk_dev *vdev,
+static int vdisk_parse_params(struct vdisk_dev *vdev, enum vdisk_kind kind,
 			      const struct scst_mgmt_line *line)
 {
-	const char *v;
-	u64 bs;
+	struct vdisk_params *p;
 	int ret;
 
-	if (vdev->be->has_filename) {
-		v = scst_mgmt_get_param(line, "filename");
-		if (!v) {
-			pr_err("%s: missing filename\n", vdev->name);
-			return -EINVAL;
-		}
-		if (v[0] != '/') {
-			pr_err("%s: filename=%s: not an absolute path\n",
-			       vdev->name, v);
-			return -EINVAL;
-		}
-		vdev->filename = kstrdup(v, GFP_KERNEL);
-		if (!vdev->filename)
-			return -ENOMEM;
-	} else {
-		ret = vdisk_param_size(vdev, line);
-		if (ret)
-			return ret;
+	/* not on the stack: the mgmt write path is already deep */
+	p = kmalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	ret = vdisk_params_parse(vdev->name, kind, line, p);
+	if (ret) {
+		pr_err("%s\n", p->err);
+		goto free_params;
 	}
-
-	v = scst_mgmt_get_param(line, "blocksize");
-	if (v) {
-		if (scst_mgmt_parse_u64(v, &bs) || (bs != 512 && bs != 4096)) {
-			pr_err("%s: blocksize=%s: must be 512 or 4096\n",
-			       vdev->name, v);
-			return -EINVAL;
+	if (p->filename) {
+		vdev->filename = kstrdup(p->filename, GFP_KERNEL);
+		if (!vdev->filename) {
+			ret = -ENOMEM;
+			goto free_params;
 		}
-		vdev->block_size = bs;
 	}
-
-	ret = vdisk_param_bool(vdev, line, "read_only", &vdev->read_only,
-			       NULL) ?:
-	      vdisk_param_bool(vdev, line, "nv_cache", &vdev->nv_cache, NULL) ?:
-	      vdisk_param_bool(vdev, line, "write_through",
-			       &vdev->def_write_through, NULL) ?:
-	      vdisk_param_bool(vdev, line, "o_direct", &vdev->o_direct, NULL) ?:
-	      vdisk_param_bool(vdev, line, "async", &vdev->async, NULL) ?:
-	      vdisk_param_bool(vdev, line, "thin_provisioned",
-			       &vdev->thin_provisioned, &vdev->thin_set) ?:
-	      vdisk_param_bool(vdev, line, "rotational", &vdev->rotational,
-			       NULL) ?:
-	      vdisk_param_bool(vdev, line, "removable", &vdev->removable,
-			       NULL);
-	if (ret)
-		return ret;
-	vdev->write_through = vdev->def_write_through;
-
-	return vdisk_param_str(vdev, line, "t10_vend_id", vdev->t10_vend_id,
-			       sizeof(vdev->t10_vend_id),
-			       &vdev->t10_vend_id_set) ?:
-	       vdisk_param_str(vdev, line, "prod_id", vdev->prod_id,
-			       sizeof(vdev->prod_id), &vdev->prod_id_set) ?:
-	       vdisk_param_str(vdev, line, "t10_dev_id", vdev->t10_dev_id,
-			       sizeof(vdev->t10_dev_id),
-			       &vdev->t10_dev_id_set) ?:
-	       vdisk_param_str(vdev, line, "usn", vdev->usn,
-			       sizeof(vdev->usn), &vdev->usn_set);
+	vdev->backing_size = p->size;
+	vdev->size_set = p->size_set;
+	vdev->block_size = p->block_size;
+	vdev->read_only = p->read_only;
+	vdev->nv_cache = p->nv_cache;
+	vdev->def_write_through = p->write_through;
+	vdev->write_through = p->write_through;
+	vdev->o_direct = p->o_direct;
+	vdev->async = p->async;
+	vdev->thin_provisioned = p->thin_provisioned;
+	vdev->thin_set = p->thin_set;
+	vdev->rotational = p->rotational;
+	vdev->removable = p->removable;
+	strscpy(vdev->t10_vend_id, p->t10_vend_id, sizeof(vdev->t10_vend_id));
+	strscpy(vdev->prod_id, p->prod_id, sizeof(vdev->prod_id));
+	strscpy(vdev->t10_dev_id, p->t10_dev_id, sizeof(vdev->t10_dev_id));
+	strscpy(vdev->usn, p->usn, sizeof(vdev->usn));
+	vdev->t10_vend_id_set = p->t10_vend_id_set;
+	vdev->prod_id_set = p->prod_id_set;
+	vdev->t10_dev_id_set = p->t10_dev_id_set;
+	vdev->usn_set = p->usn_set;
+free_params:
+	kfree(p);
+	return ret;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -255,24 +139,17 @@ static int vdisk_parse_params(struct vdisk_dev *vdev,
 /* The exported size: the backing store's, cut to whole blocks. */
 static int vdisk_set_geometry(struct vdisk_dev *vdev)
 {
-	if (!is_power_of_2(vdev->block_size) || vdev->block_size < 512 ||
-	    vdev->block_size > 4096) {
-		pr_err("%s: block size %u of %s is not supported\n",
-		       vdev->name, vdev->block_size, vdev->filename);
+	char err[VDISK_PARAMS_ERR_LEN];
+	u64 size;
+
+	if (vdisk_geometry(vdev->name, vdev->filename ?: "size",
+			   vdev->backing_size, vdev->block_size,
+			   vdev->size_set, &size, err, sizeof(err))) {
+		pr_err("%s\n", err);
 		return -EINVAL;
 	}
 	vdev->block_shift = ilog2(vdev->block_size);
-	if (vdev->size_set && (vdev->backing_size & (vdev->block_size - 1))) {
-		pr_err("%s: size %lld is not a multiple of the block size %u\n",
-		       vdev->name, vdev->backing_size, vdev->block_size);
-		return -EINVAL;
-	}
-	vdev->size = round_down(vdev->backing_size, (loff_t)vdev->block_size);
-	if (!vdev->size) {
-		pr_err("%s: %s is smaller than one block of %u bytes\n",
-		       vdev->name, vdev->filename ?: "size", vdev->block_size);
-		return -EINVAL;
-	}
+	vdev->size = size;
 	return 0;
 }
 
@@ -360,7 +237,6 @@ static struct vdisk_dev *vdisk_alloc(const struct vdisk_backend *be,
 		return NULL;
 	vdev->be = be;
 	strscpy(vdev->name, name, sizeof(vdev->name));
-	vdev->rotational = true;
 	mutex_init(&vdev->cfg_mutex);
 	mutex_init(&vdev->caw_mutex);
 	atomic_set(&vdev->writes_inflight, 0);
@@ -378,6 +254,7 @@ static void vdisk_free(struct vdisk_dev *vdev)
  * vdisk_add_device() - handlers/<h>/mgmt "add_device NAME k=v;..."
  * @dt: the handler
  * @be: its back end
+ * @kind: which of the three handlers
  * @name: the device name
  * @line: the parsed mgmt line
  *
@@ -387,7 +264,8 @@ static void vdisk_free(struct vdisk_dev *vdev)
  * Return: 0 or a negative errno, after logging one line.
  */
 static int vdisk_add_device(struct scst_dev_type *dt,
-			    const struct vdisk_backend *be, const char *name,
+			    const struct vdisk_backend *be,
+			    enum vdisk_kind kind, const char *name,
 			    const struct scst_mgmt_line *line)
 {
 	struct scst_device *dev;
@@ -415,7 +293,7 @@ static int vdisk_add_device(struct scst_dev_type *dt,
 	vdev = vdisk_alloc(be, name);
 	if (!vdev)
 		return -ENOMEM;
-	ret = vdisk_parse_params(vdev, line);
+	ret = vdisk_parse_params(vdev, kind, line);
 	if (ret)
 		goto free_vdev;
 	ret = be->open(vdev);
@@ -491,19 +369,19 @@ static int vdisk_blockio_add(const char *name,
 			     const struct scst_mgmt_line *line)
 {
 	return vdisk_add_device(&vdisk_blockio_devtype, &vdisk_blockio_backend,
-				name, line);
+				VDISK_KIND_BLOCKIO, name, line);
 }
 
 static int vdisk_fileio_add(const char *name, const struct scst_mgmt_line *line)
 {
 	return vdisk_add_device(&vdisk_fileio_devtype, &vdisk_fileio_backend,
-				name, line);
+				VDISK_KIND_FILEIO, name, line);
 }
 
 static int vdisk_nullio_add(const char *name, const struct scst_mgmt_line *line)
 {
 	return vdisk_add_device(&vdisk_nullio_devtype, &vdisk_nullio_backend,
-				name, line);
+				VDISK_KIND_NULLIO, name, line);
 }
 
 static int vdisk_blockio_del(const char *name)

@@ -12,7 +12,9 @@
  *
  * The line is split in place: no allocation, every pointer handed back
  * points into the caller's buffer. Parsing only checks syntax; which
- * commands and keys exist is up to the owner of the mgmt file.
+ * commands and keys exist is up to the owner of the mgmt file, whose
+ * table of commands (struct scst_mgmt_table, one row per command with
+ * its operands, usage text and handler) the helpers at the end look up.
  */
 
 #include <scst_logic.h>
@@ -283,3 +285,98 @@ int scst_mgmt_parse_bool(const char *s, bool *val)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(scst_mgmt_parse_bool);
+
+/**
+ * scst_mgmt_find_verb() - the row of a mgmt file's table a command names
+ * @t: the table
+ * @name: the command word
+ *
+ * Return: the row, or NULL if the file has no such command.
+ */
+const struct scst_mgmt_verb *
+scst_mgmt_find_verb(const struct scst_mgmt_table *t, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->verbs[i].name, name))
+			return &t->verbs[i];
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(scst_mgmt_find_verb);
+
+/**
+ * scst_mgmt_usage_ok() - whether a line has the operands its command takes
+ * @v: the command's row
+ * @line: the parsed line, naming @v
+ *
+ * Return: true for exactly @v->nargs operands, and parameters only where
+ * @v takes them.
+ */
+bool scst_mgmt_usage_ok(const struct scst_mgmt_verb *v,
+			const struct scst_mgmt_line *line)
+{
+	return line->argc == 1U + v->nargs && (v->params || !line->nparams);
+}
+EXPORT_SYMBOL_GPL(scst_mgmt_usage_ok);
+
+/**
+ * scst_mgmt_max_positional() - the max_positional a table's lines parse with
+ * @t: the table
+ *
+ * A word past them is parsed as a parameter (and refused as "not a
+ * key=value parameter" unless it is one), as SCST parses these lines.
+ *
+ * Return: the command word and the most operands of any row, at most
+ * SCST_MGMT_MAX_ARGS.
+ */
+unsigned int scst_mgmt_max_positional(const struct scst_mgmt_table *t)
+{
+	unsigned int i, most = 0;
+
+	for (i = 0; i < t->n; i++)
+		most = max_t(unsigned int, most, t->verbs[i].nargs);
+	return min_t(unsigned int, most + 1, SCST_MGMT_MAX_ARGS);
+}
+EXPORT_SYMBOL_GPL(scst_mgmt_max_positional);
+
+/* Append @s at *@len of @buf, cut to what fits with the NUL. */
+static void scst_mgmt_append(char *buf, size_t size, size_t *len,
+			     const char *s)
+{
+	size_t n = strlen(s);
+
+	if (*len + 1 >= size)
+		return;
+	n = min(n, size - 1 - *len);
+	memcpy(buf + *len, s, n);
+	*len += n;
+	buf[*len] = '\0';
+}
+
+/**
+ * scst_mgmt_help() - the usage lines reading a mgmt file shows
+ * @buf: receives them, NUL-terminated
+ * @size: size of @buf, at least 1
+ * @t: the file's table
+ *
+ * SCST's format: "Usage: echo \"<help>\" >mgmt" for the first row, the
+ * others aligned under it, one line each.
+ *
+ * Return: the length written, the NUL excluded (cut to @size - 1).
+ */
+size_t scst_mgmt_help(char *buf, size_t size, const struct scst_mgmt_table *t)
+{
+	size_t len = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < t->n; i++) {
+		scst_mgmt_append(buf, size, &len,
+				 i ? "       echo \"" : "Usage: echo \"");
+		scst_mgmt_append(buf, size, &len, t->verbs[i].help);
+		scst_mgmt_append(buf, size, &len, "\" >mgmt\n");
+	}
+	return len;
+}
+EXPORT_SYMBOL_GPL(scst_mgmt_help);

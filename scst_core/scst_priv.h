@@ -260,6 +260,10 @@ void scst_sysfs_dev_del(struct scst_device *dev);
 int scst_mgmt_write(const char *buf, size_t count,
 		    int (*handler)(struct scst_mgmt_line *line, void *ctx),
 		    unsigned int max_positional, void *ctx);
+int scst_mgmt_call(const struct scst_mgmt_verb *v, const char *owner,
+		   const struct scst_mgmt_line *line, void *ctx);
+int scst_mgmt_run(const struct scst_mgmt_table *t, const char *owner,
+		  const struct scst_mgmt_line *line, void *ctx);
 
 /* Current length of sense data: both formats keep it in byte 7 (SPC-4). */
 static inline unsigned int scst_sense_len(const u8 *sense, size_t size)

@@ -53,43 +53,52 @@ static unsigned int scst_count_params(const char *const *params)
 	return n;
 }
 
-static int scst_devt_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
+static int scst_devt_add_device(const struct scst_mgmt_line *line, void *ctx)
 {
 	struct scst_dev_type *dt = ctx;
-	const char *cmd = line->argv[0];
 	unsigned int nparams = scst_count_params(dt->add_device_parameters);
 	const char *bad;
 
-	if (strcmp(cmd, "add_device") == 0) {
-		if (line->argc != 2) {
-			pr_err("%s: usage: add_device NAME [k=v;...]\n",
-			       dt->name);
-			return -EINVAL;
-		}
-		if (!dt->add_device) {
-			pr_err("%s: handler does not create devices\n",
-			       dt->name);
-			return -EOPNOTSUPP;
-		}
-		if (scst_mgmt_check_params(line, dt->add_device_parameters,
-					   nparams, &bad)) {
-			pr_err("%s: add_device %s: unknown parameter '%s'\n",
-			       dt->name, line->argv[1], bad);
-			return -EINVAL;
-		}
-		return dt->add_device(line->argv[1], line);
+	if (!dt->add_device) {
+		pr_err("%s: handler does not create devices\n", dt->name);
+		return -EOPNOTSUPP;
 	}
-	if (strcmp(cmd, "del_device") == 0) {
-		if (line->argc != 2 || line->nparams) {
-			pr_err("%s: usage: del_device NAME\n", dt->name);
-			return -EINVAL;
-		}
-		if (!dt->del_device)
-			return -EOPNOTSUPP;
-		return dt->del_device(line->argv[1]);
+	if (scst_mgmt_check_params(line, dt->add_device_parameters, nparams,
+				   &bad)) {
+		pr_err("%s: add_device %s: unknown parameter '%s'\n", dt->name,
+		       line->argv[1], bad);
+		return -EINVAL;
 	}
-	pr_err("%s: unknown mgmt command '%s'\n", dt->name, cmd);
-	return -EINVAL;
+	return dt->add_device(line->argv[1], line);
+}
+
+static int scst_devt_del_device(const struct scst_mgmt_line *line, void *ctx)
+{
+	struct scst_dev_type *dt = ctx;
+
+	if (!dt->del_device)
+		return -EOPNOTSUPP;
+	return dt->del_device(line->argv[1]);
+}
+
+static const struct scst_mgmt_verb scst_devt_verbs[] = {
+	{ "add_device", 1, true, "add_device NAME [k=v;...]",
+	  "add_device NAME [parameters]", scst_devt_add_device },
+	{ "del_device", 1, false, "del_device NAME", "del_device NAME",
+	  scst_devt_del_device },
+};
+
+static const struct scst_mgmt_table scst_devt_mgmt = {
+	.verbs = scst_devt_verbs,
+	.n = ARRAY_SIZE(scst_devt_verbs),
+	.what = NULL,
+};
+
+static int scst_devt_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
+{
+	struct scst_dev_type *dt = ctx;
+
+	return scst_mgmt_run(&scst_devt_mgmt, dt->name, line, dt);
 }
 
 static ssize_t scst_devt_mgmt_store(struct kobject *kobj,
@@ -100,7 +109,8 @@ static ssize_t scst_devt_mgmt_store(struct kobject *kobj,
 	 * Not under scst_mutex: the handler's add/del_device register and
 	 * unregister devices, which take it themselves.
 	 */
-	return scst_mgmt_write(buf, count, scst_devt_mgmt_handler, 2,
+	return scst_mgmt_write(buf, count, scst_devt_mgmt_handler,
+			       scst_mgmt_max_positional(&scst_devt_mgmt),
 			       scst_kobj_to_devt(kobj));
 }
 
@@ -111,9 +121,7 @@ static ssize_t scst_devt_mgmt_show(struct kobject *kobj,
 	const char *const *p;
 	ssize_t n;
 
-	n = sysfs_emit(buf,
-		       "Usage: echo \"add_device NAME [parameters]\" >mgmt\n"
-		       "       echo \"del_device NAME\" >mgmt\n");
+	n = scst_mgmt_help(buf, PAGE_SIZE, &scst_devt_mgmt);
 	if (dt->add_device_parameters) {
 		n += sysfs_emit_at(buf, n,
 				   "\nThe following parameters available:");

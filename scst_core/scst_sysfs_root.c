@@ -71,6 +71,54 @@ out:
 }
 
 /**
+ * scst_mgmt_call() - run one row of a mgmt file's table
+ * @v: the row the line names
+ * @owner: the object logged before the message, or NULL
+ * @line: the parsed line
+ * @ctx: passed to @v->fn
+ *
+ * Return: @v->fn's result, or -EINVAL after logging the row's usage when
+ * the line does not have the operands it takes.
+ */
+int scst_mgmt_call(const struct scst_mgmt_verb *v, const char *owner,
+		   const struct scst_mgmt_line *line, void *ctx)
+{
+	if (!scst_mgmt_usage_ok(v, line)) {
+		if (owner)
+			pr_err("%s: usage: %s\n", owner, v->usage);
+		else
+			pr_err("usage: %s\n", v->usage);
+		return -EINVAL;
+	}
+	return v->fn(line, ctx);
+}
+
+/**
+ * scst_mgmt_run() - run a line written to a mgmt file by its table
+ * @t: the file's table
+ * @owner: as for scst_mgmt_call(); also names an unknown command's owner
+ *	when @t has no @what
+ * @line: the parsed line
+ * @ctx: passed to the row's handler
+ *
+ * Return: as scst_mgmt_call(), or -EINVAL for a command @t does not have.
+ */
+int scst_mgmt_run(const struct scst_mgmt_table *t, const char *owner,
+		  const struct scst_mgmt_line *line, void *ctx)
+{
+	const struct scst_mgmt_verb *v = scst_mgmt_find_verb(t, line->argv[0]);
+
+	if (v)
+		return scst_mgmt_call(v, owner, line, ctx);
+	if (t->what)
+		pr_err("unknown %s mgmt command '%s'\n", t->what,
+		       line->argv[0]);
+	else
+		pr_err("%s: unknown mgmt command '%s'\n", owner, line->argv[0]);
+	return -EINVAL;
+}
+
+/**
  * scst_get_setup_id() - the administrator's setup_id
  *
  * Handlers mix it into the identities they derive from device names, so

@@ -38,29 +38,53 @@ static struct scst_tgt_template *scst_kobj_to_tgtt(struct kobject *kobj)
 	return container_of(kobj, struct scst_tgt_template, kobj);
 }
 
+static int scst_tgtt_add_target(const struct scst_mgmt_line *line, void *ctx)
+{
+	struct scst_tgt_template *tgtt = ctx;
+
+	return tgtt->add_target(line->argv[1], line);
+}
+
+static int scst_tgtt_del_target(const struct scst_mgmt_line *line, void *ctx)
+{
+	struct scst_tgt_template *tgtt = ctx;
+
+	return tgtt->del_target(line->argv[1]);
+}
+
+enum { SCST_TGTT_ADD_TARGET, SCST_TGTT_DEL_TARGET };
+
+static const struct scst_mgmt_verb scst_tgtt_verbs[] = {
+	[SCST_TGTT_ADD_TARGET] = { "add_target", 1, true,
+				   "add_target NAME [k=v;...]",
+				   "add_target NAME [parameters]",
+				   scst_tgtt_add_target },
+	[SCST_TGTT_DEL_TARGET] = { "del_target", 1, false, "del_target NAME",
+				   "del_target NAME", scst_tgtt_del_target },
+};
+
+static const struct scst_mgmt_table scst_tgtt_mgmt = {
+	.verbs = scst_tgtt_verbs,
+	.n = ARRAY_SIZE(scst_tgtt_verbs),
+	.what = NULL,
+};
+
+/*
+ * add_target and del_target where the driver has them; any other command
+ * (or those, where it has not) goes to the driver's own ->mgmt_cmd().
+ */
 static int scst_tgtt_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
 {
 	struct scst_tgt_template *tgtt = ctx;
-	const char *cmd = line->argv[0];
+	const struct scst_mgmt_verb *v;
 
-	if (strcmp(cmd, "add_target") == 0 && tgtt->add_target) {
-		if (line->argc != 2) {
-			pr_err("%s: usage: add_target NAME [k=v;...]\n",
-			       tgtt->name);
-			return -EINVAL;
-		}
-		return tgtt->add_target(line->argv[1], line);
-	}
-	if (strcmp(cmd, "del_target") == 0 && tgtt->del_target) {
-		if (line->argc != 2 || line->nparams) {
-			pr_err("%s: usage: del_target NAME\n", tgtt->name);
-			return -EINVAL;
-		}
-		return tgtt->del_target(line->argv[1]);
-	}
+	v = scst_mgmt_find_verb(&scst_tgtt_mgmt, line->argv[0]);
+	if (v && (v - scst_tgtt_verbs == SCST_TGTT_ADD_TARGET ?
+		  !!tgtt->add_target : !!tgtt->del_target))
+		return scst_mgmt_call(v, tgtt->name, line, tgtt);
 	if (tgtt->mgmt_cmd)
 		return tgtt->mgmt_cmd(line);
-	pr_err("%s: unknown mgmt command '%s'\n", tgtt->name, cmd);
+	pr_err("%s: unknown mgmt command '%s'\n", tgtt->name, line->argv[0]);
 	return -EINVAL;
 }
 
@@ -145,61 +169,85 @@ static int scst_parse_lun(const char *s, u64 *lun)
 	return 0;
 }
 
-static int scst_luns_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
+/* add DEVICE LUN [read_only=1], and replace: the same over a LUN in use */
+static int scst_luns_add(const struct scst_mgmt_line *line, bool replace,
+			 struct scst_acg *acg)
 {
 	static const char *const lun_params[] = { "read_only" };
-	struct scst_acg *acg = ctx;
 	const char *cmd = line->argv[0], *bad, *ro;
-	bool read_only = false, replace;
 	struct scst_device *dev;
+	bool read_only = false;
 	u64 lun;
 	int ret;
 
-	replace = strcmp(cmd, "replace") == 0;
-	if (strcmp(cmd, "add") == 0 || replace) {
-		if (line->argc != 3) {
-			pr_err("usage: %s DEVICE LUN [read_only=1]\n", cmd);
-			return -EINVAL;
-		}
-		if (scst_mgmt_check_params(line, lun_params, 1, &bad)) {
-			pr_err("%s: unknown parameter '%s'\n", cmd, bad);
-			return -EINVAL;
-		}
-		ro = scst_mgmt_get_param(line, "read_only");
-		if (ro && scst_mgmt_parse_bool(ro, &read_only)) {
-			pr_err("%s: bad read_only value '%s'\n", cmd, ro);
-			return -EINVAL;
-		}
-		ret = scst_parse_lun(line->argv[2], &lun);
-		if (ret)
-			return ret;
-		dev = scst_find_device(line->argv[1]);
-		if (!dev) {
-			pr_err("%s: device '%s' does not exist\n", cmd,
-			       line->argv[1]);
-			return -ENOENT;
-		}
-		ret = scst_acg_add_lun(acg, dev, lun, read_only, replace);
-	} else if (strcmp(cmd, "del") == 0) {
-		if (line->argc != 2 || line->nparams) {
-			pr_err("usage: del LUN\n");
-			return -EINVAL;
-		}
-		ret = scst_parse_lun(line->argv[1], &lun);
-		if (ret)
-			return ret;
-		ret = scst_acg_del_lun(acg, lun, true);
-	} else if (strcmp(cmd, "clear") == 0) {
-		if (line->argc != 1 || line->nparams) {
-			pr_err("usage: clear\n");
-			return -EINVAL;
-		}
-		scst_acg_clear_luns(acg);
-		ret = 0;
-	} else {
-		pr_err("unknown luns mgmt command '%s'\n", cmd);
+	if (scst_mgmt_check_params(line, lun_params, 1, &bad)) {
+		pr_err("%s: unknown parameter '%s'\n", cmd, bad);
 		return -EINVAL;
 	}
+	ro = scst_mgmt_get_param(line, "read_only");
+	if (ro && scst_mgmt_parse_bool(ro, &read_only)) {
+		pr_err("%s: bad read_only value '%s'\n", cmd, ro);
+		return -EINVAL;
+	}
+	ret = scst_parse_lun(line->argv[2], &lun);
+	if (ret)
+		return ret;
+	dev = scst_find_device(line->argv[1]);
+	if (!dev) {
+		pr_err("%s: device '%s' does not exist\n", cmd, line->argv[1]);
+		return -ENOENT;
+	}
+	return scst_acg_add_lun(acg, dev, lun, read_only, replace);
+}
+
+static int scst_luns_add_lun(const struct scst_mgmt_line *line, void *ctx)
+{
+	return scst_luns_add(line, false, ctx);
+}
+
+static int scst_luns_replace(const struct scst_mgmt_line *line, void *ctx)
+{
+	return scst_luns_add(line, true, ctx);
+}
+
+static int scst_luns_del(const struct scst_mgmt_line *line, void *ctx)
+{
+	u64 lun;
+	int ret;
+
+	ret = scst_parse_lun(line->argv[1], &lun);
+	if (ret)
+		return ret;
+	return scst_acg_del_lun(ctx, lun, true);
+}
+
+static int scst_luns_clear(const struct scst_mgmt_line *line, void *ctx)
+{
+	scst_acg_clear_luns(ctx);
+	return 0;
+}
+
+static const struct scst_mgmt_verb scst_luns_verbs[] = {
+	{ "add", 2, true, "add DEVICE LUN [read_only=1]",
+	  "add H:C:I:L|VNAME lun [parameters]", scst_luns_add_lun },
+	{ "del", 1, false, "del LUN", "del lun", scst_luns_del },
+	{ "replace", 2, true, "replace DEVICE LUN [read_only=1]",
+	  "replace H:C:I:L|VNAME lun [parameters]", scst_luns_replace },
+	{ "clear", 0, false, "clear", "clear", scst_luns_clear },
+};
+
+static const struct scst_mgmt_table scst_luns_mgmt = {
+	.verbs = scst_luns_verbs,
+	.n = ARRAY_SIZE(scst_luns_verbs),
+	.what = "luns",
+};
+
+static int scst_luns_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
+{
+	struct scst_acg *acg = ctx;
+	int ret;
+
+	ret = scst_mgmt_run(&scst_luns_mgmt, NULL, line, acg);
 	if (!ret)
 		scst_tgt_reassign_sessions(acg->tgt);
 	return ret;
@@ -227,19 +275,18 @@ static ssize_t scst_luns_mgmt_store(struct kobject *kobj,
 				    struct kobj_attribute *attr,
 				    const char *buf, size_t count)
 {
-	return scst_locked_mgmt(buf, count, scst_luns_mgmt_handler, 3,
+	return scst_locked_mgmt(buf, count, scst_luns_mgmt_handler,
+				scst_mgmt_max_positional(&scst_luns_mgmt),
 				scst_luns_kobj_to_acg(kobj));
 }
 
 static ssize_t scst_luns_mgmt_show(struct kobject *kobj,
 				   struct kobj_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf,
-		"Usage: echo \"add H:C:I:L|VNAME lun [parameters]\" >mgmt\n"
-		"       echo \"del lun\" >mgmt\n"
-		"       echo \"replace H:C:I:L|VNAME lun [parameters]\" >mgmt\n"
-		"       echo \"clear\" >mgmt\n"
-		"\nThe following parameters available: read_only\n");
+	ssize_t n = scst_mgmt_help(buf, PAGE_SIZE, &scst_luns_mgmt);
+
+	return n + sysfs_emit_at(buf, n,
+				 "\nThe following parameters available: read_only\n");
 }
 
 static struct kobj_attribute scst_luns_mgmt_attr =
@@ -380,77 +427,148 @@ static struct scst_acg *scst_kobj_to_acg(struct kobject *kobj)
 	return container_of(kobj, struct scst_acg, kobj);
 }
 
-static int scst_ini_groups_mgmt_handler(struct scst_mgmt_line *line,
-					void *ctx)
+static int scst_ini_groups_create(const struct scst_mgmt_line *line,
+				  void *ctx)
 {
+	const char *name = line->argv[1];
 	struct scst_tgt *tgt = ctx;
-	const char *cmd = line->argv[0];
 	struct scst_acg *acg;
 	int ret;
 
+	if (scst_find_acg(tgt, name)) {
+		pr_err("group %s already exists in %s\n", name, tgt->name);
+		return -EEXIST;
+	}
+	if (strlen(name) >= SCST_MAX_NAME || strchr(name, '/')) {
+		pr_err("invalid group name '%s'\n", name);
+		return -EINVAL;
+	}
+	acg = scst_alloc_acg(tgt, name, false);
+	if (!acg)
+		return -ENOMEM;
+	ret = scst_sysfs_acg_add(acg);
+	if (ret)
+		return ret;	/* @acg freed */
+	list_add_tail(&acg->tgt_entry, &tgt->acg_list);
+	return 0;
+}
+
+static int scst_ini_groups_del(const struct scst_mgmt_line *line, void *ctx)
+{
+	struct scst_tgt *tgt = ctx;
+	struct scst_acg *acg = scst_find_acg(tgt, line->argv[1]);
+
+	if (!acg) {
+		pr_err("group %s does not exist in %s\n", line->argv[1],
+		       tgt->name);
+		return -ENOENT;
+	}
+	scst_del_acg(acg);
+	scst_tgt_reassign_sessions(tgt);
+	return 0;
+}
+
+static const struct scst_mgmt_verb scst_ini_groups_verbs[] = {
+	{ "create", 1, false, "create GROUP | del GROUP", "create GROUP_NAME",
+	  scst_ini_groups_create },
+	{ "del", 1, false, "create GROUP | del GROUP", "del GROUP_NAME",
+	  scst_ini_groups_del },
+};
+
+static const struct scst_mgmt_table scst_ini_groups_mgmt = {
+	.verbs = scst_ini_groups_verbs,
+	.n = ARRAY_SIZE(scst_ini_groups_verbs),
+	.what = "ini_groups",
+};
+
+static int scst_ini_groups_mgmt_handler(struct scst_mgmt_line *line,
+					void *ctx)
+{
+	/* SCST's one usage line for both, whatever the command */
 	if (line->argc != 2 || line->nparams) {
 		pr_err("usage: create GROUP | del GROUP\n");
 		return -EINVAL;
 	}
-	acg = scst_find_acg(tgt, line->argv[1]);
-	if (strcmp(cmd, "create") == 0) {
-		if (acg) {
-			pr_err("group %s already exists in %s\n",
-			       line->argv[1], tgt->name);
-			return -EEXIST;
-		}
-		if (strlen(line->argv[1]) >= SCST_MAX_NAME ||
-		    strchr(line->argv[1], '/')) {
-			pr_err("invalid group name '%s'\n", line->argv[1]);
-			return -EINVAL;
-		}
-		acg = scst_alloc_acg(tgt, line->argv[1], false);
-		if (!acg)
-			return -ENOMEM;
-		ret = scst_sysfs_acg_add(acg);
-		if (ret)
-			return ret;	/* @acg freed */
-		list_add_tail(&acg->tgt_entry, &tgt->acg_list);
-		return 0;
-	}
-	if (strcmp(cmd, "del") == 0) {
-		if (!acg) {
-			pr_err("group %s does not exist in %s\n",
-			       line->argv[1], tgt->name);
-			return -ENOENT;
-		}
-		scst_del_acg(acg);
-		scst_tgt_reassign_sessions(tgt);
-		return 0;
-	}
-	pr_err("unknown ini_groups mgmt command '%s'\n", cmd);
-	return -EINVAL;
+	return scst_mgmt_run(&scst_ini_groups_mgmt, NULL, line, ctx);
 }
 
 static ssize_t scst_ini_groups_mgmt_store(struct kobject *kobj,
 					  struct kobj_attribute *attr,
 					  const char *buf, size_t count)
 {
-	return scst_locked_mgmt(buf, count, scst_ini_groups_mgmt_handler, 2,
+	return scst_locked_mgmt(buf, count, scst_ini_groups_mgmt_handler,
+				scst_mgmt_max_positional(&scst_ini_groups_mgmt),
 				scst_kobj_to_tgt(kobj->parent));
 }
 
 static ssize_t scst_ini_groups_mgmt_show(struct kobject *kobj,
 					 struct kobj_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "Usage: echo \"create GROUP_NAME\" >mgmt\n"
-			  "       echo \"del GROUP_NAME\" >mgmt\n");
+	return scst_mgmt_help(buf, PAGE_SIZE, &scst_ini_groups_mgmt);
 }
 
 static struct kobj_attribute scst_ini_groups_mgmt_attr =
 	__ATTR(mgmt, 0644, scst_ini_groups_mgmt_show,
 	       scst_ini_groups_mgmt_store);
 
+static int scst_initiators_add(const struct scst_mgmt_line *line, void *ctx)
+{
+	return scst_acg_add_acn(ctx, line->argv[1]);
+}
+
+static int scst_initiators_del(const struct scst_mgmt_line *line, void *ctx)
+{
+	return scst_acg_del_acn(ctx, line->argv[1]);
+}
+
+static int scst_initiators_move(const struct scst_mgmt_line *line, void *ctx)
+{
+	struct scst_acg *acg = ctx, *to;
+	int ret;
+
+	to = scst_find_acg(acg->tgt, line->argv[2]);
+	if (!to) {
+		pr_err("move: group %s does not exist\n", line->argv[2]);
+		return -ENOENT;
+	}
+	ret = scst_acg_del_acn(acg, line->argv[1]);
+	if (!ret) {
+		ret = scst_acg_add_acn(to, line->argv[1]);
+		if (ret)	/* put it back where it was */
+			scst_acg_add_acn(acg, line->argv[1]);
+	}
+	return ret;
+}
+
+static int scst_initiators_clear(const struct scst_mgmt_line *line,
+				 void *ctx)
+{
+	scst_acg_clear_acns(ctx);
+	return 0;
+}
+
+static const struct scst_mgmt_verb scst_initiators_verbs[] = {
+	{ "add", 1, false, "add NAME", "add INITIATOR_NAME",
+	  scst_initiators_add },
+	{ "del", 1, false, "del NAME", "del INITIATOR_NAME",
+	  scst_initiators_del },
+	{ "move", 2, false, "move NAME GROUP",
+	  "move INITIATOR_NAME DEST_GROUP_NAME", scst_initiators_move },
+	{ "clear", 0, false, "clear", "clear", scst_initiators_clear },
+};
+
+static const struct scst_mgmt_table scst_initiators_mgmt = {
+	.verbs = scst_initiators_verbs,
+	.n = ARRAY_SIZE(scst_initiators_verbs),
+	.what = "initiators",
+};
+
+/* One message for an unknown command and a wrong one, listing them all. */
 static int scst_initiators_mgmt_handler(struct scst_mgmt_line *line,
 					void *ctx)
 {
-	struct scst_acg *acg = ctx, *to;
-	const char *cmd = line->argv[0];
+	const struct scst_mgmt_verb *v;
+	struct scst_acg *acg = ctx;
 	int ret;
 
 	if (line->nparams) {
@@ -458,31 +576,13 @@ static int scst_initiators_mgmt_handler(struct scst_mgmt_line *line,
 		       line->params[0].key);
 		return -EINVAL;
 	}
-	if (strcmp(cmd, "add") == 0 && line->argc == 2) {
-		ret = scst_acg_add_acn(acg, line->argv[1]);
-	} else if (strcmp(cmd, "del") == 0 && line->argc == 2) {
-		ret = scst_acg_del_acn(acg, line->argv[1]);
-	} else if (strcmp(cmd, "move") == 0 && line->argc == 3) {
-		to = scst_find_acg(acg->tgt, line->argv[2]);
-		if (!to) {
-			pr_err("move: group %s does not exist\n",
-			       line->argv[2]);
-			return -ENOENT;
-		}
-		ret = scst_acg_del_acn(acg, line->argv[1]);
-		if (!ret) {
-			ret = scst_acg_add_acn(to, line->argv[1]);
-			if (ret)	/* put it back where it was */
-				scst_acg_add_acn(acg, line->argv[1]);
-		}
-	} else if (strcmp(cmd, "clear") == 0 && line->argc == 1) {
-		scst_acg_clear_acns(acg);
-		ret = 0;
-	} else {
+	v = scst_mgmt_find_verb(&scst_initiators_mgmt, line->argv[0]);
+	if (!v || !scst_mgmt_usage_ok(v, line)) {
 		pr_err("bad initiators mgmt command '%s' (add NAME, del NAME, move NAME GROUP, clear)\n",
-		       cmd);
+		       line->argv[0]);
 		return -EINVAL;
 	}
+	ret = v->fn(line, acg);
 	if (!ret)
 		scst_tgt_reassign_sessions(acg->tgt);
 	return ret;
@@ -492,17 +592,15 @@ static ssize_t scst_initiators_mgmt_store(struct kobject *kobj,
 					  struct kobj_attribute *attr,
 					  const char *buf, size_t count)
 {
-	return scst_locked_mgmt(buf, count, scst_initiators_mgmt_handler, 3,
+	return scst_locked_mgmt(buf, count, scst_initiators_mgmt_handler,
+				scst_mgmt_max_positional(&scst_initiators_mgmt),
 				scst_kobj_to_acg(kobj->parent));
 }
 
 static ssize_t scst_initiators_mgmt_show(struct kobject *kobj,
 					 struct kobj_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "Usage: echo \"add INITIATOR_NAME\" >mgmt\n"
-			  "       echo \"del INITIATOR_NAME\" >mgmt\n"
-			  "       echo \"move INITIATOR_NAME DEST_GROUP_NAME\" >mgmt\n"
-			  "       echo \"clear\" >mgmt\n");
+	return scst_mgmt_help(buf, PAGE_SIZE, &scst_initiators_mgmt);
 }
 
 static struct kobj_attribute scst_initiators_mgmt_attr =

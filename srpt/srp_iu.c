@@ -856,15 +856,69 @@ int srp_parse_tsk_mgmt(const u8 *buf, size_t len,
 	memcpy(out->lun, buf + TMF_OFF_LUN, sizeof(out->lun));
 	out->tsk_mgmt_func = buf[TMF_OFF_FUNC];
 	out->task_tag = get_unaligned_be64(buf + TMF_OFF_TASK_TAG);
-	switch (out->tsk_mgmt_func) {
+	return srp_tmf_to_scst(out->tsk_mgmt_func, NULL);
+}
+
+/**
+ * srp_tmf_to_scst() - the SAM-5 function of a TASK MANAGEMENT FUNCTION code
+ * @func: TASK MANAGEMENT FUNCTION of an SRP_TSK_MGMT (SRP r16a §6.7)
+ * @fn: receives the function, unless NULL
+ *
+ * Return: 0, or -EOPNOTSUPP for a code SRP r16a does not define (the
+ * reserved ones, and any two bits together): answer with RSP_CODE
+ * SRP_IU_RSP_CODE_NOT_SUPPORTED.
+ */
+int srp_tmf_to_scst(u8 func, enum scst_tmf *fn)
+{
+	enum scst_tmf f;
+
+	switch (func) {
 	case SRP_IU_TMF_ABORT_TASK:
+		f = SCST_ABORT_TASK;
+		break;
 	case SRP_IU_TMF_ABORT_TASK_SET:
+		f = SCST_ABORT_TASK_SET;
+		break;
 	case SRP_IU_TMF_CLEAR_TASK_SET:
+		f = SCST_CLEAR_TASK_SET;
+		break;
 	case SRP_IU_TMF_LUN_RESET:
+		f = SCST_LUN_RESET;
+		break;
 	case SRP_IU_TMF_CLEAR_ACA:
-		return 0;
+		f = SCST_CLEAR_ACA;
+		break;
 	default:
 		return -EOPNOTSUPP;
+	}
+	if (fn)
+		*fn = f;
+	return 0;
+}
+
+/**
+ * srp_tmf_rsp_code() - the RSP_CODE of a task management function's outcome
+ * @status: the SAM-5 §7.11 service response the core gave
+ *
+ * SRP r16a §6.9 table 33. Aborting a task that does not exist completes
+ * (SAM-5 §7.2); a function refused is not supported; a LUN that does not
+ * exist, a failure, and any value the core should never give, failed.
+ *
+ * Return: SRP_IU_RSP_CODE_*.
+ */
+u8 srp_tmf_rsp_code(enum scst_tmf_response status)
+{
+	switch (status) {
+	case SCST_MGMT_STATUS_SUCCESS:
+	case SCST_MGMT_STATUS_TASK_NOT_EXIST:
+		return SRP_IU_RSP_CODE_COMPLETE;
+	case SCST_MGMT_STATUS_FN_NOT_SUPPORTED:
+	case SCST_MGMT_STATUS_REJECTED:
+		return SRP_IU_RSP_CODE_NOT_SUPPORTED;
+	case SCST_MGMT_STATUS_LUN_NOT_EXIST:
+	case SCST_MGMT_STATUS_FAILED:
+	default:
+		return SRP_IU_RSP_CODE_FAILED;
 	}
 }
 
@@ -884,6 +938,30 @@ static u8 srp_resid(s64 resid, u8 under, u8 over, u32 *count)
 	mag = resid > 0 ? (u64)resid : 0 - (u64)resid;
 	*count = mag > U32_MAX ? U32_MAX : (u32)mag;
 	return resid > 0 ? under : over;
+}
+
+/**
+ * srp_rsp_resid() - which residual field of an SRP_RSP a residual goes in
+ * @dir: the SRP_CMD's direction, SRP_IU_DIR_*, from its descriptors
+ * @data_in: the command, as the core decoded its CDB, reads (data-in)
+ * @resid: the residual: > 0 underflow, < 0 overflow (scst_cmd_resid())
+ * @resid_in: receives the data-in residual (DIUNDER, DIOVER)
+ * @resid_out: receives the data-out residual (DOUNDER, DOOVER)
+ *
+ * SRP r16a §6.9: the residual counts the descriptors' bytes the command
+ * did not transfer, in the direction of its descriptors. A command with
+ * none counts in the direction its CDB transfers (an overflow: the CDB
+ * asked for data the initiator gave no buffer for); one that transfers
+ * nothing either, as data-out.
+ */
+void srp_rsp_resid(u8 dir, bool data_in, s64 resid, s64 *resid_in,
+		   s64 *resid_out)
+{
+	bool in = dir == SRP_IU_DIR_READ ||
+		  (dir == SRP_IU_DIR_NONE && data_in);
+
+	*resid_in = in ? resid : 0;
+	*resid_out = in ? 0 : resid;
 }
 
 /**

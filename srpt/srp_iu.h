@@ -3,7 +3,8 @@
  * Pure-logic SRP information unit (IU) library of scst_srpt: parsing and
  * validation of the IUs an SRP initiator sends, building of the IUs the
  * target sends (srp_iu.c), and the InfiniBand device management (DM) MAD
- * payloads that advertise the target (srp_dm.c).
+ * payloads that advertise the target (srp_dm.c); which scatterlist
+ * entries an RDMA transfer covers (srp_window.c).
  *
  * Written from the T10 SRP r16a draft (and the SRP-2 immediate data
  * extension as Linux' ib_srp uses it) and the InfiniBand Architecture
@@ -20,7 +21,7 @@
 #define __SRP_IU_H
 /* API-READY */
 
-#include <scst_logic.h>
+#include <scst_sam.h>
 
 /* ---------------------------------------------------------------------- */
 /* Constants, SRP r16a                                                     */
@@ -361,11 +362,15 @@ struct srp_tsk_mgmt_info {
 
 int srp_parse_tsk_mgmt(const u8 *buf, size_t len,
 		       struct srp_tsk_mgmt_info *out);
+int srp_tmf_to_scst(u8 func, enum scst_tmf *fn);
+u8 srp_tmf_rsp_code(enum scst_tmf_response status);
 
 /* ---------------------------------------------------------------------- */
 /* SRP_RSP, SRP r16a §6.9                                                  */
 /* ---------------------------------------------------------------------- */
 
+void srp_rsp_resid(u8 dir, bool data_in, s64 resid, s64 *resid_in,
+		   s64 *resid_out);
 int srp_build_rsp(u8 *buf, size_t len, u64 tag, s32 req_lim_delta,
 		  u8 status, const u8 *sense, u32 sense_len, s64 resid_in,
 		  s64 resid_out, int rsp_code);
@@ -384,6 +389,29 @@ static inline u8 srp_rsp_solnt(u8 req_sol_not, bool success)
 	return (req_sol_not & (success ? SRP_IU_SCSOLNT : SRP_IU_UCSOLNT)) ?
 		SRP_IU_SOLNT : 0;
 }
+
+/* ---------------------------------------------------------------------- */
+/* RDMA windows over a command's buffer (srp_window.c)                     */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * struct srp_sg_win - the scatterlist entries of one window of bytes
+ * @first: index of the first entry
+ * @first_off: where in it the window starts
+ * @nents: number of entries from @first on
+ * @last_len: bytes of the last entry inside the window
+ * @whole: the window is entries 0 .. @nents - 1, all of each
+ */
+struct srp_sg_win {
+	u32 first;
+	u32 first_off;
+	u32 nents;
+	u32 last_len;
+	bool whole;
+};
+
+int srp_sg_window(u32 nents, u32 (*next_len)(void *it), void *it, u32 off,
+		  u32 len, struct srp_sg_win *w);
 
 /* ---------------------------------------------------------------------- */
 /* Device management MADs, InfiniBand Architecture vol 1 §16.3 (srp_dm.c)  */

@@ -190,6 +190,16 @@ static s32 srpt_take_credits(struct srpt_rdma_ch *ch)
 /* RDMA contexts                                                          */
 /* ---------------------------------------------------------------------- */
 
+/* srp_sg_window()'s walk over a scatterlist */
+static u32 srpt_sg_next_len(void *it)
+{
+	struct scatterlist **s = it;
+	u32 len = (*s)->length;
+
+	*s = sg_next(*s);
+	return len;
+}
+
 /*
  * A scatterlist for bytes [@off, @off + @len) of @sg. A window that is the
  * first entries of @sg exactly is @sg itself; any other is a new list
@@ -198,48 +208,38 @@ static s32 srpt_take_credits(struct srpt_rdma_ch *ch)
 static int srpt_sg_window(struct scatterlist *sg, u32 nents, u32 off,
 			  u32 len, struct srpt_rw_ctx *ctx)
 {
-	struct scatterlist *s, *first = NULL, *out;
-	u32 pos = 0, cnt = 0, first_off = 0, end = off + len, i;
+	struct scatterlist *s = sg, *out;
+	struct srp_sg_win w;
+	u32 pos = 0, i;
+	int ret;
 
-	for_each_sg(sg, s, nents, i) {
-		u32 s_end = pos + s->length;
-
-		if (!first && off < s_end) {
-			first = s;
-			first_off = off - pos;
-		}
-		if (first)
-			cnt++;
-		pos = s_end;
-		if (first && end <= s_end) {
-			if (!off && end == s_end) {
-				ctx->sg = sg;
-				ctx->nents = cnt;
-				ctx->sg_owned = false;
-				return 0;
-			}
-			break;
-		}
+	ret = srp_sg_window(nents, srpt_sg_next_len, &s, off, len, &w);
+	if (ret)
+		return ret;
+	if (w.whole) {
+		ctx->sg = sg;
+		ctx->nents = w.nents;
+		ctx->sg_owned = false;
+		return 0;
 	}
-	if (!first || end > pos)
-		return -EINVAL;
 
-	/* cnt follows the command's (clipped) transfer: maybe many pages */
-	out = kvmalloc_array(cnt, sizeof(*out), GFP_KERNEL);
+	/* nents follows the command's (clipped) transfer: maybe many pages */
+	out = kvmalloc_array(w.nents, sizeof(*out), GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
-	sg_init_table(out, cnt);
-	pos = 0;
-	for (i = 0, s = first; i < cnt; i++, s = sg_next(s)) {
-		u32 o = s->offset + (i ? 0 : first_off);
-		u32 l = min_t(u32, s->length - (i ? 0 : first_off), len - pos);
+	sg_init_table(out, w.nents);
+	for (i = 0, s = sg; i < w.first; i++)
+		s = sg_next(s);
+	for (i = 0; i < w.nents; i++, s = sg_next(s)) {
+		u32 o = s->offset + (i ? 0 : w.first_off);
+		u32 l = min_t(u32, s->length - (i ? 0 : w.first_off), len - pos);
 
 		sg_set_page(&out[i], nth_page(sg_page(s), o >> PAGE_SHIFT), l,
 			    offset_in_page(o));
 		pos += l;
 	}
 	ctx->sg = out;
-	ctx->nents = cnt;
+	ctx->nents = w.nents;
 	ctx->sg_owned = true;
 	return 0;
 }
@@ -655,17 +655,17 @@ static void srpt_send_local_rsp(struct srpt_send_ioctx *ioctx, u8 status,
 {
 	struct srpt_rdma_ch *ch = ioctx->ch;
 	u8 sense[SCST_SENSE_FIXED_LEN];
-	s64 resid = ioctx->data_len;
+	s64 resid_in, resid_out;
 	int sense_len = 0, len;
 
 	if (sense_code)
 		sense_len = scst_build_sense_code(sense, sizeof(sense), false,
 						  sense_code);
+	srp_rsp_resid(ioctx->dir, false, ioctx->data_len, &resid_in,
+		      &resid_out);
 	len = srp_build_rsp(ioctx->buf, ch->max_rsp_len, ioctx->tag,
 			    srpt_take_credits(ch), status, sense,
-			    max(sense_len, 0),
-			    ioctx->dir == SRP_IU_DIR_READ ? resid : 0,
-			    ioctx->dir == SRP_IU_DIR_WRITE ? resid : 0,
+			    max(sense_len, 0), resid_in, resid_out,
 			    SRP_IU_NO_RSP_DATA);
 	if (len < 0) {
 		srpt_put_send_ioctx(ioctx);
@@ -1257,7 +1257,7 @@ static void srpt_do_xmit(struct srpt_send_ioctx *ioctx)
 	const u8 *sense = cmd->sense;
 	u32 sense_len = cmd->sense_len;
 	u8 status = cmd->status;
-	s64 resid_in = 0, resid_out = 0, resid;
+	s64 resid_in, resid_out, resid;
 	bool bad_iu = false;
 	int n_wr = 0, len;
 
@@ -1311,12 +1311,8 @@ static void srpt_do_xmit(struct srpt_send_ioctx *ioctx)
 	/* the descriptors are in our hands now: the IU buffer is free */
 	srpt_put_recv(ioctx);
 
-	if (ioctx->dir == SRP_IU_DIR_READ ||
-	    (ioctx->dir == SRP_IU_DIR_NONE &&
-	     cmd->data_direction == SCST_DATA_READ))
-		resid_in = resid;
-	else
-		resid_out = resid;
+	srp_rsp_resid(ioctx->dir, cmd->data_direction == SCST_DATA_READ, resid,
+		      &resid_in, &resid_out);
 
 	len = srp_build_rsp(ioctx->buf, ch->max_rsp_len, ioctx->tag,
 			    srpt_take_credits(ch), status, sense, sense_len,

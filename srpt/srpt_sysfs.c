@@ -179,76 +179,71 @@ static ssize_t srpt_tgt_thread_pid_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%d\n", READ_ONCE(tgt->thread_pid));
 }
 
-/* max_sessions, max_channels_per_initiator: a count 1..65536. */
-static ssize_t srpt_limit_show(char *buf, u32 val, u32 def)
+/*
+ * max_sessions, max_channels_per_initiator: a count 1..65536 in struct
+ * srpt_tgt, one show and one store for both.
+ */
+struct srpt_limit_attr {
+	struct kobj_attribute attr;
+	size_t offset;
+	u32 def;
+};
+
+static u32 *srpt_limit(struct srpt_tgt *tgt, struct kobj_attribute *attr)
 {
-	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%u\n", val),
-				   val != def);
+	return (u32 *)((u8 *)tgt + container_of(attr, struct srpt_limit_attr,
+						attr)->offset);
 }
 
-static ssize_t srpt_limit_store(struct srpt_tgt *tgt, const char *name,
-				u32 *val, const char *buf, size_t count)
+static ssize_t srpt_limit_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
 {
+	struct srpt_tgt *tgt = srpt_kobj_tgt(kobj);
+	u32 val;
+
+	if (!tgt)
+		return -ENODEV;
+	val = READ_ONCE(*srpt_limit(tgt, attr));
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%u\n", val),
+				   val != container_of(attr,
+						       struct srpt_limit_attr,
+						       attr)->def);
+}
+
+static ssize_t srpt_limit_store(struct kobject *kobj,
+				struct kobj_attribute *attr, const char *buf,
+				size_t count)
+{
+	struct srpt_tgt *tgt = srpt_kobj_tgt(kobj);
 	u32 v;
 
+	if (!tgt)
+		return -ENODEV;
 	if (kstrtou32(buf, 0, &v) || !v || v > SRPT_MAX_MAX_SESSIONS) {
 		pr_err("%s: %s: '%.*s' is not a number from 1 to %u\n",
-		       tgt->name, name, (int)strcspn(buf, "\n"), buf,
-		       SRPT_MAX_MAX_SESSIONS);
+		       tgt->name, attr->attr.name, (int)strcspn(buf, "\n"),
+		       buf, SRPT_MAX_MAX_SESSIONS);
 		return -EINVAL;
 	}
 	/* applies to logins from now on; logged-in channels stay */
 	mutex_lock(&srpt_mutex);
-	*val = v;
+	*srpt_limit(tgt, attr) = v;
 	mutex_unlock(&srpt_mutex);
 	return count;
 }
 
-static ssize_t srpt_max_sessions_show(struct kobject *kobj,
-				      struct kobj_attribute *attr, char *buf)
-{
-	struct srpt_tgt *tgt = srpt_kobj_tgt(kobj);
+static struct srpt_limit_attr srpt_max_sessions_attr = {
+	.attr = __ATTR(max_sessions, 0644, srpt_limit_show, srpt_limit_store),
+	.offset = offsetof(struct srpt_tgt, max_sessions),
+	.def = SRPT_DEF_MAX_SESSIONS,
+};
 
-	if (!tgt)
-		return -ENODEV;
-	return srpt_limit_show(buf, READ_ONCE(tgt->max_sessions),
-			       SRPT_DEF_MAX_SESSIONS);
-}
-
-static ssize_t srpt_max_sessions_store(struct kobject *kobj,
-				       struct kobj_attribute *attr,
-				       const char *buf, size_t count)
-{
-	struct srpt_tgt *tgt = srpt_kobj_tgt(kobj);
-
-	if (!tgt)
-		return -ENODEV;
-	return srpt_limit_store(tgt, "max_sessions", &tgt->max_sessions, buf,
-				count);
-}
-
-static ssize_t srpt_max_ch_per_ini_show(struct kobject *kobj,
-					struct kobj_attribute *attr, char *buf)
-{
-	struct srpt_tgt *tgt = srpt_kobj_tgt(kobj);
-
-	if (!tgt)
-		return -ENODEV;
-	return srpt_limit_show(buf, READ_ONCE(tgt->max_ch_per_ini),
-			       SRPT_DEF_MAX_CH_PER_INI);
-}
-
-static ssize_t srpt_max_ch_per_ini_store(struct kobject *kobj,
-					 struct kobj_attribute *attr,
-					 const char *buf, size_t count)
-{
-	struct srpt_tgt *tgt = srpt_kobj_tgt(kobj);
-
-	if (!tgt)
-		return -ENODEV;
-	return srpt_limit_store(tgt, "max_channels_per_initiator",
-				&tgt->max_ch_per_ini, buf, count);
-}
+static struct srpt_limit_attr srpt_max_ch_per_ini_attr = {
+	.attr = __ATTR(max_channels_per_initiator, 0644, srpt_limit_show,
+		       srpt_limit_store),
+	.offset = offsetof(struct srpt_tgt, max_ch_per_ini),
+	.def = SRPT_DEF_MAX_CH_PER_INI,
+};
 
 static struct kobj_attribute srpt_login_info_attr =
 	__ATTR(login_info, 0444, srpt_login_info_show, NULL);
@@ -266,12 +261,6 @@ static struct kobj_attribute srpt_thread_mode_attr =
 	       srpt_thread_mode_store);
 static struct kobj_attribute srpt_tgt_thread_pid_attr =
 	__ATTR(thread_pid, 0444, srpt_tgt_thread_pid_show, NULL);
-static struct kobj_attribute srpt_max_sessions_attr =
-	__ATTR(max_sessions, 0644, srpt_max_sessions_show,
-	       srpt_max_sessions_store);
-static struct kobj_attribute srpt_max_ch_per_ini_attr =
-	__ATTR(max_channels_per_initiator, 0644, srpt_max_ch_per_ini_show,
-	       srpt_max_ch_per_ini_store);
 
 const struct attribute *srpt_tgt_attrs[] = {
 	&srpt_login_info_attr.attr,
@@ -281,8 +270,8 @@ const struct attribute *srpt_tgt_attrs[] = {
 	&srpt_comp_v_mask_attr.attr,
 	&srpt_thread_mode_attr.attr,
 	&srpt_tgt_thread_pid_attr.attr,
-	&srpt_max_sessions_attr.attr,
-	&srpt_max_ch_per_ini_attr.attr,
+	&srpt_max_sessions_attr.attr.attr,
+	&srpt_max_ch_per_ini_attr.attr.attr,
 	NULL,
 };
 

@@ -2,7 +2,9 @@
 /*
  * srpt_tm.c - SRP task management (SRP r16a 6.7, 6.9): SRP_TSK_MGMT goes
  * to the core as a task management function; its outcome comes back in
- * an SRP_RSP with four bytes of response data (RSP_CODE, table 33).
+ * an SRP_RSP with four bytes of response data (RSP_CODE, table 33). The
+ * two mappings are pure code in srp_iu.c: srp_tmf_to_scst() and
+ * srp_tmf_rsp_code() (tests/unit/test_srp_map.c).
  *
  * The core completes a TMF only after every command it affects has been
  * through ->xmit_response() (which drops them and counts their credits),
@@ -35,47 +37,6 @@ static void srpt_tm_rsp(struct srpt_send_ioctx *ioctx, u8 rsp_code)
 	srpt_post_send_iu(ioctx, len);
 }
 
-static bool srpt_tmf_from_srp(u8 func, enum scst_tmf *fn)
-{
-	switch (func) {
-	case SRP_IU_TMF_ABORT_TASK:
-		*fn = SCST_ABORT_TASK;
-		return true;
-	case SRP_IU_TMF_ABORT_TASK_SET:
-		*fn = SCST_ABORT_TASK_SET;
-		return true;
-	case SRP_IU_TMF_CLEAR_TASK_SET:
-		*fn = SCST_CLEAR_TASK_SET;
-		return true;
-	case SRP_IU_TMF_LUN_RESET:
-		*fn = SCST_LUN_RESET;
-		return true;
-	case SRP_IU_TMF_CLEAR_ACA:
-		*fn = SCST_CLEAR_ACA;
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* SAM-5 7.11 service responses as SRP RSP_CODEs (SRP r16a table 33). */
-static u8 srpt_tm_rsp_code(enum scst_tmf_response status)
-{
-	switch (status) {
-	case SCST_MGMT_STATUS_SUCCESS:
-	/* SAM-5 7.2: aborting a task that does not exist completes */
-	case SCST_MGMT_STATUS_TASK_NOT_EXIST:
-		return SRP_IU_RSP_CODE_COMPLETE;
-	case SCST_MGMT_STATUS_FN_NOT_SUPPORTED:
-	case SCST_MGMT_STATUS_REJECTED:
-		return SRP_IU_RSP_CODE_NOT_SUPPORTED;
-	case SCST_MGMT_STATUS_LUN_NOT_EXIST:
-	case SCST_MGMT_STATUS_FAILED:
-	default:
-		return SRP_IU_RSP_CODE_FAILED;
-	}
-}
-
 /**
  * srpt_handle_tsk_mgmt() - an SRP_TSK_MGMT arrived
  * @ch: the channel
@@ -102,7 +63,7 @@ void srpt_handle_tsk_mgmt(struct srpt_rdma_ch *ch,
 	ioctx->sol_not = tm.sol_not;
 	ioctx->state = SRPT_IOCTX_MGMT;
 
-	if (ret || !srpt_tmf_from_srp(tm.tsk_mgmt_func, &fn)) {
+	if (ret || srp_tmf_to_scst(tm.tsk_mgmt_func, &fn)) {
 		pr_info_ratelimited("%s: task management function 0x%02x not supported\n",
 				    ch->name, tm.tsk_mgmt_func);
 		srpt_tm_rsp(ioctx, SRP_IU_RSP_CODE_NOT_SUPPORTED);
@@ -129,5 +90,5 @@ void srpt_tsk_mgmt_done(struct scst_mgmt_cmd *mcmd)
 {
 	struct srpt_send_ioctx *ioctx = mcmd->tgt_priv;
 
-	srpt_tm_rsp(ioctx, srpt_tm_rsp_code(mcmd->status));
+	srpt_tm_rsp(ioctx, srp_tmf_rsp_code(mcmd->status));
 }

@@ -74,16 +74,6 @@ enum scst_exec_context {
 	SCST_CONTEXT_ATOMIC,
 };
 
-/* SAM-5 7.11 task management function service responses */
-enum scst_tmf_response {
-	SCST_MGMT_STATUS_SUCCESS = 0,	/* FUNCTION COMPLETE */
-	SCST_MGMT_STATUS_TASK_NOT_EXIST,
-	SCST_MGMT_STATUS_LUN_NOT_EXIST,
-	SCST_MGMT_STATUS_FN_NOT_SUPPORTED,
-	SCST_MGMT_STATUS_REJECTED,
-	SCST_MGMT_STATUS_FAILED,
-};
-
 /* What a device handler's ->exec() did with a command. */
 enum scst_exec_res {
 	SCST_EXEC_COMPLETED = 0,	/* done, or will call scst_cmd_exec_done() */

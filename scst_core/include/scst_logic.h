@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Pure-logic helpers of the SCST core: initiator name patterns, sysfs mgmt
- * command parsing and SPC-4 sense data. Everything declared here works on
- * caller-provided memory only, never sleeps and never allocates, so it is
- * shared verbatim by scst.ko and the userspace unit tests and fuzzers.
+ * command parsing, SPC-4 sense data and the SAM-5 task management codes.
+ * Everything declared here works on caller-provided memory only, never
+ * sleeps and never allocates, so it is shared verbatim by scst.ko and the
+ * userspace unit tests and fuzzers.
  */
 #ifndef __SCST_LOGIC_H
 #define __SCST_LOGIC_H
@@ -84,6 +85,46 @@ int scst_mgmt_check_params(const struct scst_mgmt_line *line,
 			   const char **bad_token);
 int scst_mgmt_parse_u64(const char *s, u64 *val);
 int scst_mgmt_parse_bool(const char *s, bool *val);
+
+/**
+ * struct scst_mgmt_verb - one command of a mgmt file: a row of its table
+ * @name: the command word, argv[0]
+ * @nargs: words after it: exactly this many
+ * @params: key=value parameters may follow (@fn checks which)
+ * @usage: the command and its operands as logged for a wrong line
+ *	("usage: <usage>")
+ * @help: the same as reading the mgmt file shows it
+ *	("echo \"<help>\" >mgmt")
+ * @fn: runs the command on the mgmt file's object @ctx
+ */
+struct scst_mgmt_verb {
+	const char *name;
+	u8 nargs;
+	bool params;
+	const char *usage;
+	const char *help;
+	int (*fn)(const struct scst_mgmt_line *line, void *ctx);
+};
+
+/**
+ * struct scst_mgmt_table - the commands of one kind of mgmt file
+ * @verbs: its rows, in the order reading the file lists them
+ * @n: number of rows
+ * @what: the file, for "unknown <what> mgmt command" (NULL: the owner's
+ *	name prefixes the message instead)
+ */
+struct scst_mgmt_table {
+	const struct scst_mgmt_verb *verbs;
+	unsigned int n;
+	const char *what;
+};
+
+const struct scst_mgmt_verb *
+scst_mgmt_find_verb(const struct scst_mgmt_table *t, const char *name);
+bool scst_mgmt_usage_ok(const struct scst_mgmt_verb *v,
+			const struct scst_mgmt_line *line);
+unsigned int scst_mgmt_max_positional(const struct scst_mgmt_table *t);
+size_t scst_mgmt_help(char *buf, size_t size, const struct scst_mgmt_table *t);
 
 /* ---------------------------------------------------------------------- */
 /* Sense data, SPC-4 §4.5 (scst_sense.c)                                  */

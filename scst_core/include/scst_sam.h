@@ -54,6 +54,16 @@ enum scst_tmf {
 	SCST_NEXUS_LOSS_SESS,	/* I_T nexus loss of one session */
 };
 
+/* SAM-5 7.11 task management function service responses */
+enum scst_tmf_response {
+	SCST_MGMT_STATUS_SUCCESS = 0,	/* FUNCTION COMPLETE */
+	SCST_MGMT_STATUS_TASK_NOT_EXIST,
+	SCST_MGMT_STATUS_LUN_NOT_EXIST,
+	SCST_MGMT_STATUS_FN_NOT_SUPPORTED,
+	SCST_MGMT_STATUS_REJECTED,
+	SCST_MGMT_STATUS_FAILED,
+};
+
 /* ---------------------------------------------------------------------- */
 /* Transfer lengths and residuals (scst_xfer.c)                           */
 /* ---------------------------------------------------------------------- */

@@ -398,6 +398,125 @@ static void test_parse_random(void **state)
 	}
 }
 
+/* The mgmt tables: lookup, operands, and the usage reading a file shows. */
+static int verb_fn(const struct scst_mgmt_line *line, void *ctx)
+{
+	(void)line;
+	return *(int *)ctx;
+}
+
+static const struct scst_mgmt_verb luns_verbs[] = {
+	{ "add", 2, true, "add DEVICE LUN [read_only=1]",
+	  "add H:C:I:L|VNAME lun [parameters]", verb_fn },
+	{ "del", 1, false, "del LUN", "del lun", verb_fn },
+	{ "replace", 2, true, "replace DEVICE LUN [read_only=1]",
+	  "replace H:C:I:L|VNAME lun [parameters]", verb_fn },
+	{ "clear", 0, false, "clear", "clear", verb_fn },
+};
+
+static const struct scst_mgmt_table luns_table = {
+	.verbs = luns_verbs,
+	.n = ARRAY_SIZE(luns_verbs),
+	.what = "luns",
+};
+
+static bool line_ok(const struct scst_mgmt_table *t, const char *text,
+		    const struct scst_mgmt_verb **v)
+{
+	static char buf[256];
+	struct scst_mgmt_line line;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	assert_int_equal(scst_mgmt_parse(buf, strlen(buf),
+					 scst_mgmt_max_positional(t), &line,
+					 NULL), 0);
+	*v = scst_mgmt_find_verb(t, line.argv[0]);
+	return *v && scst_mgmt_usage_ok(*v, &line);
+}
+
+static void test_verb_table(void **state)
+{
+	const struct scst_mgmt_verb *v;
+	int res = 7;
+
+	(void)state;
+	assert_int_equal(luns_table.n, 4);
+	/* the operands of the longest command, and the command word */
+	assert_int_equal(scst_mgmt_max_positional(&luns_table), 3);
+	assert_true(line_ok(&luns_table, "add disk1 0\n", &v));
+	assert_ptr_equal(v, &luns_verbs[0]);
+	assert_int_equal(v->fn(NULL, &res), 7);
+	assert_true(line_ok(&luns_table, "add disk1 0 read_only=1", &v));
+	assert_true(line_ok(&luns_table, "replace disk1 0", &v));
+	assert_ptr_equal(v, &luns_verbs[2]);
+	assert_true(line_ok(&luns_table, "del 0", &v));
+	assert_true(line_ok(&luns_table, "clear", &v));
+	/* too few, too many, parameters where none are taken */
+	assert_false(line_ok(&luns_table, "add disk1", &v));
+	assert_ptr_equal(v, &luns_verbs[0]);
+	assert_false(line_ok(&luns_table, "add", &v));
+	assert_false(line_ok(&luns_table, "del", &v));
+	assert_false(line_ok(&luns_table, "del 0 1", &v));
+	assert_false(line_ok(&luns_table, "del 0 read_only=1", &v));
+	assert_ptr_equal(v, &luns_verbs[1]);
+	assert_false(line_ok(&luns_table, "clear 1", &v));
+	assert_false(line_ok(&luns_table, "clear x=1", &v));
+	/* no such command, whatever its operands; names match exactly */
+	assert_false(line_ok(&luns_table, "remove 0", &v));
+	assert_null(v);
+	assert_null(scst_mgmt_find_verb(&luns_table, "ad"));
+	assert_null(scst_mgmt_find_verb(&luns_table, "adds"));
+	assert_null(scst_mgmt_find_verb(&luns_table, "ADD"));
+	assert_null(scst_mgmt_find_verb(&luns_table, ""));
+}
+
+static void test_verb_help(void **state)
+{
+	static const char want[] =
+		"Usage: echo \"add H:C:I:L|VNAME lun [parameters]\" >mgmt\n"
+		"       echo \"del lun\" >mgmt\n"
+		"       echo \"replace H:C:I:L|VNAME lun [parameters]\" >mgmt\n"
+		"       echo \"clear\" >mgmt\n";
+	static const struct scst_mgmt_verb one[] = {
+		{ "x", 0, false, "x", "x", verb_fn },
+	};
+	static const struct scst_mgmt_table one_table = {
+		.verbs = one,
+		.n = ARRAY_SIZE(one),
+		.what = NULL,
+	};
+	static const struct scst_mgmt_verb many[] = {
+		{ "a", 8, false, "a", "a", verb_fn },
+	};
+	static const struct scst_mgmt_table many_table = {
+		.verbs = many,
+		.n = ARRAY_SIZE(many),
+		.what = NULL,
+	};
+	char buf[512];
+	size_t i;
+
+	(void)state;
+	/* the text SCST's (and before the tables, our) luns/mgmt shows */
+	assert_int_equal(scst_mgmt_help(buf, sizeof(buf), &luns_table),
+			 strlen(want));
+	assert_string_equal(buf, want);
+	assert_int_equal(scst_mgmt_help(buf, sizeof(buf), &one_table), 22);
+	assert_string_equal(buf, "Usage: echo \"x\" >mgmt\n");
+	/* cut to the buffer, always terminated */
+	for (i = 1; i < sizeof(want) + 2; i++) {
+		memset(buf, 0x7f, sizeof(buf));
+		assert_int_equal(scst_mgmt_help(buf, i, &luns_table),
+				 i - 1 < strlen(want) ? i - 1 : strlen(want));
+		assert_memory_equal(buf, want, strlen(buf));
+		if (i < sizeof(buf))
+			assert_int_equal(buf[i], 0x7f);
+	}
+	/* never more words than the parser keeps */
+	assert_int_equal(scst_mgmt_max_positional(&many_table),
+			 SCST_MGMT_MAX_ARGS);
+}
+
 int main(void)
 {
 	const UNIT_TEST_LIST(tests) = {
@@ -409,6 +528,8 @@ int main(void)
 		cmocka_unit_test(test_parse_u64),
 		cmocka_unit_test(test_parse_bool),
 		cmocka_unit_test(test_parse_random),
+		cmocka_unit_test(test_verb_table),
+		cmocka_unit_test(test_verb_help),
 	};
 
 	return cmocka_run_group_tests_name("mgmt_parse", tests, NULL, NULL);

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Fuzz dev_handlers/vdisk_params.c: the add_device parameters written to
+ * handlers/vdisk_<h>/mgmt, through the steps the kernel takes
+ * (scst_mgmt_parse(), the core's key check, vdisk_params_parse()), and
+ * the geometry rules.
+ *
+ * Input: the handler (1 byte, mod 3), the block size and the backing size
+ * for vdisk_geometry() (4 and 8 bytes), then the parameters as written
+ * after "add_device d1 ".
+ */
+#include "fuzz.h"
+#include "vdisk_params.h"
+
+#define PREFIX	"add_device d1 "
+
+static void check_id(const char *s, size_t size, bool set)
+{
+	size_t len = strnlen(s, size);
+
+	FUZZ_CHECK(len < size);
+	FUZZ_CHECK(set || len == 0);
+	for (; *s; s++)
+		FUZZ_CHECK(*s >= 0x20 && *s <= 0x7e);
+}
+
+static void check_geometry(struct fuzz_in *in)
+{
+	char err[VDISK_PARAMS_ERR_LEN];
+	u32 bs = fuzz_u32(in);
+	u64 backing = fuzz_u64(in), size = 0;
+	bool size_set = bs & 1;
+	int ret;
+
+	bs &= ~1U;
+	err[0] = '\0';
+	ret = vdisk_geometry("d1", "/x", backing, bs, size_set, &size, err,
+			     sizeof(err));
+	if (ret) {
+		FUZZ_CHECK(ret == -EINVAL && !strncmp(err, "d1: ", 4));
+		return;
+	}
+	FUZZ_CHECK(bs >= 512 && bs <= 4096 && !(bs & (bs - 1)));
+	FUZZ_CHECK(size && size <= backing && backing - size < bs);
+	FUZZ_CHECK(!(size % bs));
+	FUZZ_CHECK(!size_set || size == backing);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_in in = { data, size };
+	enum vdisk_kind kind = (enum vdisk_kind)(fuzz_u8(&in) % 3);
+	const char *const *keys = vdisk_kind_params(kind);
+	static struct vdisk_params p;
+	struct scst_mgmt_line line;
+	size_t len, n = 0, plen;
+	const char *bad;
+	uint8_t *rest;
+	char *buf;
+	int ret;
+
+	check_geometry(&in);
+	rest = fuzz_rest(&in, &plen);
+	len = strlen(PREFIX) + plen;
+	/* as kmemdup_nul() of the sysfs store buffer: NUL at buf[len] */
+	buf = malloc(len + 1);
+	if (!buf)
+		abort();
+	memcpy(buf, PREFIX, strlen(PREFIX));
+	memcpy(buf + strlen(PREFIX), rest, plen);
+	buf[len] = '\0';
+	free(rest);
+
+	FUZZ_CHECK(keys);
+	while (keys[n])
+		n++;
+	if (scst_mgmt_parse(buf, len, 2, &line, &bad) || line.argc != 2 ||
+	    scst_mgmt_check_params(&line, keys, n, &bad))
+		goto out;
+
+	memset(&p, 0x5a, sizeof(p));
+	ret = vdisk_params_parse("d1", kind, &line, &p);
+	if (ret) {
+		FUZZ_CHECK(ret == -EINVAL);
+		FUZZ_CHECK(memchr(p.err, '\0', sizeof(p.err)));
+		FUZZ_CHECK(!strncmp(p.err, "d1: ", 4));
+		FUZZ_CHECK(!strchr(p.err, '\n'));
+		goto out;
+	}
+	if (kind == VDISK_KIND_NULLIO) {
+		FUZZ_CHECK(!p.filename);
+		FUZZ_CHECK(p.size && p.size <= VDISK_MAX_SIZE);
+		FUZZ_CHECK(p.size_set || p.size == VDISK_DEF_NULLIO_MB << 20);
+	} else {
+		FUZZ_CHECK(p.filename && p.filename[0] == '/');
+		FUZZ_CHECK(p.filename == scst_mgmt_get_param(&line,
+							       "filename"));
+		FUZZ_CHECK(!p.size_set);
+	}
+	FUZZ_CHECK(p.block_size == 0 || p.block_size == 512 ||
+		   p.block_size == 4096);
+	FUZZ_CHECK(!p.block_size == !scst_mgmt_get_param(&line, "blocksize"));
+	FUZZ_CHECK(p.thin_set == !!scst_mgmt_get_param(&line,
+						       "thin_provisioned"));
+	check_id(p.t10_vend_id, sizeof(p.t10_vend_id), p.t10_vend_id_set);
+	check_id(p.prod_id, sizeof(p.prod_id), p.prod_id_set);
+	check_id(p.t10_dev_id, sizeof(p.t10_dev_id), p.t10_dev_id_set);
+	check_id(p.usn, sizeof(p.usn), p.usn_set);
+	if (p.usn_set)
+		FUZZ_CHECK(!strcmp(p.usn, scst_mgmt_get_param(&line, "usn")));
+out:
+	free(buf);
+	return 0;
+}

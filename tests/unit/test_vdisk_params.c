@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for dev_handlers/vdisk_params.c: the add_device parameters of
+ * the vdisk handlers and the geometry rules, through the same steps as a
+ * write to handlers/<h>/mgmt: scst_mgmt_parse(), the core's check of the
+ * keys against the handler's list, then vdisk_params_parse().
+ */
+#include "unit.h"
+#include "vdisk_params.h"
+
+/* Where a line was refused: the stage, and the message to log. */
+enum stage { OK, PARSE, KEYS, PARAMS };
+
+struct run {
+	char buf[SCST_MGMT_MAX_LINE + 1];
+	struct scst_mgmt_line line;
+	struct vdisk_params p;
+	const char *bad;
+};
+
+static unsigned int count(const char *const *list)
+{
+	unsigned int n = 0;
+
+	while (list[n])
+		n++;
+	return n;
+}
+
+/* "add_device d1 <params>" written to the mgmt file of handler @kind */
+static enum stage run(struct run *r, enum vdisk_kind kind, const char *params)
+{
+	const char *const *keys = vdisk_kind_params(kind);
+	int len;
+
+	len = snprintf(r->buf, sizeof(r->buf), "add_device d1 %s\n", params);
+	assert_true(len > 0 && (size_t)len < sizeof(r->buf));
+	if (scst_mgmt_parse(r->buf, len, 2, &r->line, &r->bad))
+		return PARSE;
+	assert_int_equal(r->line.argc, 2);
+	if (scst_mgmt_check_params(&r->line, keys, count(keys), &r->bad))
+		return KEYS;
+	/* poison: a failed parse must say so, a good one clear nothing */
+	memset(&r->p, 0xa5, sizeof(r->p));
+	if (vdisk_params_parse("d1", kind, &r->line, &r->p)) {
+		assert_true(r->p.err[0]);
+		assert_non_null(memchr(r->p.err, '\0', sizeof(r->p.err)));
+		/* one line, naming the device */
+		assert_null(strchr(r->p.err, '\n'));
+		assert_memory_equal(r->p.err, "d1: ", 4);
+		return PARAMS;
+	}
+	return OK;
+}
+
+static void test_defaults(void **state)
+{
+	struct run r;
+
+	(void)state;
+	assert_int_equal(run(&r, VDISK_KIND_BLOCKIO, "filename=/dev/sdb"), OK);
+	assert_string_equal(r.p.filename, "/dev/sdb");
+	/* the back end picks the block size: the device's logical one */
+	assert_int_equal(r.p.block_size, 0);
+	assert_false(r.p.size_set);
+	assert_false(r.p.read_only || r.p.nv_cache || r.p.write_through ||
+		     r.p.o_direct || r.p.async || r.p.thin_provisioned ||
+		     r.p.thin_set || r.p.removable);
+	assert_true(r.p.rotational);
+	assert_false(r.p.t10_vend_id_set || r.p.prod_id_set ||
+		     r.p.t10_dev_id_set || r.p.usn_set);
+	assert_string_equal(r.p.usn, "");
+
+	assert_int_equal(run(&r, VDISK_KIND_NULLIO, ""), OK);
+	assert_null(r.p.filename);
+	assert_int_equal(r.p.size, VDISK_DEF_NULLIO_MB << 20);
+	assert_false(r.p.size_set);
+}
+
+static void test_all_given(void **state)
+{
+	struct run r;
+
+	(void)state;
+	assert_int_equal(run(&r, VDISK_KIND_FILEIO,
+			     "filename=/var/img; blocksize=4096; read_only=1;"
+			     "nv_cache=1;write_through=1 o_direct=1 async=1;"
+			     "thin_provisioned=0;rotational=0;removable=1;"
+			     "t10_vend_id=ACME;prod_id=Disk_1;"
+			     "t10_dev_id=0123456789abcdef012345678;"
+			     "usn=01234567890123456789"), OK);
+	assert_string_equal(r.p.filename, "/var/img");
+	assert_int_equal(r.p.block_size, 4096);
+	assert_true(r.p.read_only && r.p.nv_cache && r.p.write_through &&
+		    r.p.o_direct && r.p.async && r.p.removable);
+	assert_false(r.p.thin_provisioned || r.p.rotational);
+	assert_true(r.p.thin_set);
+	assert_string_equal(r.p.t10_vend_id, "ACME");
+	assert_string_equal(r.p.prod_id, "Disk_1");
+	/* exactly the longest of each */
+	assert_string_equal(r.p.t10_dev_id, "0123456789abcdef012345678");
+	assert_string_equal(r.p.usn, "01234567890123456789");
+	assert_true(r.p.t10_vend_id_set && r.p.prod_id_set &&
+		    r.p.t10_dev_id_set && r.p.usn_set);
+	/* a value may hold '=' (only the first one splits) */
+	assert_int_equal(run(&r, VDISK_KIND_BLOCKIO,
+			     "filename=/dev/disk/by-id/a=b"), OK);
+	assert_string_equal(r.p.filename, "/dev/disk/by-id/a=b");
+}
+
+static void test_nullio_size(void **state)
+{
+	struct run r;
+
+	(void)state;
+	assert_int_equal(run(&r, VDISK_KIND_NULLIO, "size=1048576"), OK);
+	assert_true(r.p.size_set);
+	assert_int_equal(r.p.size, 1048576);
+	assert_int_equal(run(&r, VDISK_KIND_NULLIO, "size=0x100000"), OK);
+	assert_int_equal(r.p.size, 1048576);
+	assert_int_equal(run(&r, VDISK_KIND_NULLIO, "size_mb=2"), OK);
+	assert_int_equal(r.p.size, 2 << 20);
+	/* the largest sizes that fit a loff_t */
+	assert_int_equal(run(&r, VDISK_KIND_NULLIO,
+			     "size=9223372036854775807"), OK);
+	assert_int_equal(r.p.size, VDISK_MAX_SIZE);
+	assert_int_equal(run(&r, VDISK_KIND_NULLIO,
+			     "size_mb=8796093022207"), OK);
+	assert_int_equal(r.p.size, 8796093022207ULL << 20);
+}
+
+struct bad_case {
+	enum vdisk_kind kind;
+	const char *params;
+	enum stage stage;
+	const char *msg;	/* the message, or the bad token */
+};
+
+static const struct bad_case bad_cases[] = {
+	/* the core: unknown keys, per handler, and the syntax */
+	{ VDISK_KIND_BLOCKIO, "filename=/a;size=1", KEYS, "size" },
+	{ VDISK_KIND_BLOCKIO, "filename=/a;o_direct=1", KEYS, "o_direct" },
+	{ VDISK_KIND_BLOCKIO, "filename=/a;async=1", KEYS, "async" },
+	{ VDISK_KIND_NULLIO, "filename=/a", KEYS, "filename" },
+	{ VDISK_KIND_NULLIO, "nv_cache=1", KEYS, "nv_cache" },
+	{ VDISK_KIND_FILEIO, "filename=/a;size_mb=1", KEYS, "size_mb" },
+	{ VDISK_KIND_FILEIO, "filename=/a;Blocksize=512", PARSE,
+	  "Blocksize=512" },
+	{ VDISK_KIND_FILEIO, "filename=/a;blocksize=512;blocksize=512",
+	  PARSE, "blocksize=512" },
+	{ VDISK_KIND_FILEIO, "filename=/a;blocksize=", PARSE, "blocksize=" },
+	{ VDISK_KIND_FILEIO, "filename=/a;read_only", PARSE, "read_only" },
+	/* filename */
+	{ VDISK_KIND_BLOCKIO, "", PARAMS, "d1: missing filename" },
+	{ VDISK_KIND_FILEIO, "read_only=1", PARAMS, "d1: missing filename" },
+	{ VDISK_KIND_FILEIO, "filename=dev/sdb", PARAMS,
+	  "d1: filename=dev/sdb: not an absolute path" },
+	{ VDISK_KIND_BLOCKIO, "filename=./x", PARAMS,
+	  "d1: filename=./x: not an absolute path" },
+	/* blocksize: 512 or 4096 only */
+	{ VDISK_KIND_BLOCKIO, "filename=/a;blocksize=0", PARAMS,
+	  "d1: blocksize=0: must be 512 or 4096" },
+	{ VDISK_KIND_BLOCKIO, "filename=/a;blocksize=1000", PARAMS,
+	  "d1: blocksize=1000: must be 512 or 4096" },
+	{ VDISK_KIND_BLOCKIO, "filename=/a;blocksize=256", PARAMS,
+	  "d1: blocksize=256: must be 512 or 4096" },
+	{ VDISK_KIND_BLOCKIO, "filename=/a;blocksize=1024", PARAMS,
+	  "d1: blocksize=1024: must be 512 or 4096" },
+	{ VDISK_KIND_BLOCKIO, "filename=/a;blocksize=8192", PARAMS,
+	  "d1: blocksize=8192: must be 512 or 4096" },
+	{ VDISK_KIND_NULLIO, "blocksize=4097", PARAMS,
+	  "d1: blocksize=4097: must be 512 or 4096" },
+	/* not octal, as kstrtou64(.., 0, ..) would read it */
+	{ VDISK_KIND_NULLIO, "blocksize=01000", PARAMS,
+	  "d1: blocksize=01000: must be 512 or 4096" },
+	{ VDISK_KIND_NULLIO, "blocksize=-512", PARAMS,
+	  "d1: blocksize=-512: must be 512 or 4096" },
+	{ VDISK_KIND_NULLIO, "blocksize=512x", PARAMS,
+	  "d1: blocksize=512x: must be 512 or 4096" },
+	/* 2^64 + 512: no wrap to 512 */
+	{ VDISK_KIND_NULLIO, "blocksize=18446744073709552128", PARAMS,
+	  "d1: blocksize=18446744073709552128: must be 512 or 4096" },
+	{ VDISK_KIND_NULLIO, "blocksize=0x10000000000000200", PARAMS,
+	  "d1: blocksize=0x10000000000000200: must be 512 or 4096" },
+	/* booleans */
+	{ VDISK_KIND_FILEIO, "filename=/a;read_only=2", PARAMS,
+	  "d1: read_only=2: the value must be 0 or 1" },
+	{ VDISK_KIND_FILEIO, "filename=/a;nv_cache=yes", PARAMS,
+	  "d1: nv_cache=yes: the value must be 0 or 1" },
+	{ VDISK_KIND_FILEIO, "filename=/a;write_through=01", PARAMS,
+	  "d1: write_through=01: the value must be 0 or 1" },
+	{ VDISK_KIND_FILEIO, "filename=/a;o_direct=true", PARAMS,
+	  "d1: o_direct=true: the value must be 0 or 1" },
+	{ VDISK_KIND_FILEIO, "filename=/a;async=-1", PARAMS,
+	  "d1: async=-1: the value must be 0 or 1" },
+	{ VDISK_KIND_NULLIO, "thin_provisioned=Y", PARAMS,
+	  "d1: thin_provisioned=Y: the value must be 0 or 1" },
+	{ VDISK_KIND_NULLIO, "rotational=10", PARAMS,
+	  "d1: rotational=10: the value must be 0 or 1" },
+	{ VDISK_KIND_NULLIO, "removable=0x1", PARAMS,
+	  "d1: removable=0x1: the value must be 0 or 1" },
+	/* identity strings: length and printable ASCII (SPC-4 4.4.1) */
+	{ VDISK_KIND_NULLIO, "t10_vend_id=123456789", PARAMS,
+	  "d1: t10_vend_id=123456789: longer than 8 characters" },
+	{ VDISK_KIND_NULLIO, "prod_id=0123456789abcdefg", PARAMS,
+	  "d1: prod_id=0123456789abcdefg: longer than 16 characters" },
+	{ VDISK_KIND_NULLIO, "t10_dev_id=0123456789abcdef0123456789", PARAMS,
+	  "d1: t10_dev_id=0123456789abcdef0123456789: longer than 25 characters" },
+	{ VDISK_KIND_NULLIO, "usn=012345678901234567890", PARAMS,
+	  "d1: usn=012345678901234567890: longer than 20 characters" },
+	{ VDISK_KIND_NULLIO, "usn=abc\xe9", PARAMS,
+	  "d1: usn=abc\xe9: not printable ASCII" },
+	{ VDISK_KIND_NULLIO, "prod_id=\x80", PARAMS,
+	  "d1: prod_id=\x80: not printable ASCII" },
+	/* nullio size */
+	{ VDISK_KIND_NULLIO, "size=1;size_mb=1", PARAMS,
+	  "d1: size=1 and size_mb=1: give only one" },
+	{ VDISK_KIND_NULLIO, "size=0", PARAMS,
+	  "d1: size=0: not a size in bytes" },
+	{ VDISK_KIND_NULLIO, "size=1k", PARAMS,
+	  "d1: size=1k: not a size in bytes" },
+	{ VDISK_KIND_NULLIO, "size=9223372036854775808", PARAMS,
+	  "d1: size=9223372036854775808: not a size in bytes" },
+	{ VDISK_KIND_NULLIO, "size=18446744073709551616", PARAMS,
+	  "d1: size=18446744073709551616: not a size in bytes" },
+	{ VDISK_KIND_NULLIO, "size_mb=0", PARAMS,
+	  "d1: size_mb=0: not a size in MiB" },
+	/* size_mb << 20 must not overflow a loff_t */
+	{ VDISK_KIND_NULLIO, "size_mb=8796093022208", PARAMS,
+	  "d1: size_mb=8796093022208: not a size in MiB" },
+	{ VDISK_KIND_NULLIO, "size_mb=17592186044416", PARAMS,
+	  "d1: size_mb=17592186044416: not a size in MiB" },
+	/* the first bad parameter in the handler's order is named */
+	{ VDISK_KIND_NULLIO, "usn=\xff;read_only=3", PARAMS,
+	  "d1: read_only=3: the value must be 0 or 1" },
+};
+
+static void test_bad(void **state)
+{
+	unsigned int i;
+	struct run r;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(bad_cases); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		enum stage st = run(&r, c->kind, c->params);
+
+		if (st != c->stage)
+			fail_msg("case %u '%s': stage %d, expected %d", i,
+				 c->params, st, c->stage);
+		/* the message, or the token the core names */
+		assert_string_equal(st == PARAMS ? r.p.err : r.bad, c->msg);
+	}
+}
+
+/* A value too long for the message is cut, never written past err[]. */
+static void test_long_value(void **state)
+{
+	static char params[SCST_MGMT_MAX_LINE];
+	struct run r;
+
+	(void)state;
+	memcpy(params, "filename=", 9);
+	memset(params + 9, 'x', 3000);
+	params[3009] = '\0';
+	assert_int_equal(run(&r, VDISK_KIND_FILEIO, params), PARAMS);
+	assert_int_equal(strlen(r.p.err), VDISK_PARAMS_ERR_LEN - 1);
+	assert_memory_equal(r.p.err, "d1: filename=xxx", 16);
+}
+
+static void test_geometry(void **state)
+{
+	char err[VDISK_PARAMS_ERR_LEN];
+	u64 size;
+
+	(void)state;
+	assert_int_equal(vdisk_geometry("d1", "/a", 1 << 20, 512, false,
+					&size, err, sizeof(err)), 0);
+	assert_int_equal(size, 1 << 20);
+	/* a backing file is cut to whole blocks */
+	assert_int_equal(vdisk_geometry("d1", "/a", 10000, 4096, false, &size,
+					err, sizeof(err)), 0);
+	assert_int_equal(size, 8192);
+	assert_int_equal(vdisk_geometry("d1", "/a", VDISK_MAX_SIZE, 4096,
+					false, &size, err, sizeof(err)), 0);
+	assert_int_equal(size, VDISK_MAX_SIZE & ~4095ULL);
+	/* a size given must be */
+	assert_int_equal(vdisk_geometry("d1", "size", 10000, 4096, true,
+					&size, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err,
+			    "d1: size 10000 is not a multiple of the block size 4096");
+	assert_int_equal(vdisk_geometry("d1", "size", 4096, 4096, true, &size,
+					err, sizeof(err)), 0);
+	assert_int_equal(size, 4096);
+	/* less than a block */
+	assert_int_equal(vdisk_geometry("d1", "/a", 4095, 4096, false, &size,
+					err, sizeof(err)), -EINVAL);
+	assert_string_equal(err,
+			    "d1: /a is smaller than one block of 4096 bytes");
+	assert_int_equal(vdisk_geometry("d1", "/a", 0, 512, false, &size,
+					err, sizeof(err)), -EINVAL);
+	/* a block size a back end picked: power of two, 512..4096 */
+	assert_int_equal(vdisk_geometry("d1", "/a", 1 << 20, 8192, false,
+					&size, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "d1: block size 8192 of /a is not supported");
+	assert_int_equal(vdisk_geometry("d1", "/a", 1 << 20, 256, false,
+					&size, err, sizeof(err)), -EINVAL);
+	assert_int_equal(vdisk_geometry("d1", "/a", 1 << 20, 0, false,
+					&size, err, sizeof(err)), -EINVAL);
+	assert_int_equal(vdisk_geometry("d1", "/a", 1 << 20, 1536, false,
+					&size, err, sizeof(err)), -EINVAL);
+	assert_int_equal(vdisk_geometry("d1", "/a", 1 << 20, 2048, false,
+					&size, err, sizeof(err)), 0);
+}
+
+static void test_lists(void **state)
+{
+	(void)state;
+	assert_ptr_equal(vdisk_kind_params(VDISK_KIND_BLOCKIO),
+			 vdisk_blockio_params);
+	assert_ptr_equal(vdisk_kind_params(VDISK_KIND_FILEIO),
+			 vdisk_fileio_params);
+	assert_ptr_equal(vdisk_kind_params(VDISK_KIND_NULLIO),
+			 vdisk_nullio_params);
+	assert_null(vdisk_kind_params((enum vdisk_kind)3));
+	/* what handlers/<h>/mgmt lists, in SCST's order */
+	assert_int_equal(count(vdisk_blockio_params), 12);
+	assert_int_equal(count(vdisk_fileio_params), 14);
+	assert_int_equal(count(vdisk_nullio_params), 11);
+	assert_string_equal(vdisk_fileio_params[5], "o_direct");
+}
+
+int main(void)
+{
+	const UNIT_TEST_LIST(tests) = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_all_given),
+		cmocka_unit_test(test_nullio_size),
+		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_long_value),
+		cmocka_unit_test(test_geometry),
+		cmocka_unit_test(test_lists),
+	};
+
+	return cmocka_run_group_tests_name("vdisk_params", tests, NULL, NULL);
+}
