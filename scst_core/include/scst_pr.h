@@ -12,8 +12,8 @@
  * persistent reservation (scope LU_SCOPE only: SPC-4 made the other scopes
  * obsolete). The caller owns that memory (~31 KiB: allocate it with the
  * device) and serializes every call on one state with its own lock; no
- * function here allocates, sleeps, logs or keeps globals, and none uses
- * more than a few hundred bytes of stack.
+ * function here allocates, sleeps, logs or keeps globals, and none needs
+ * more than about 1 KiB of stack (a few TransportIDs on the way).
  *
  * An I_T nexus is named by struct scst_pr_nexus: the initiator port's
  * TransportID (SPC-4 §7.6.4) and the relative target port identifier of

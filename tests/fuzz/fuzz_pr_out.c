@@ -13,7 +13,9 @@
  *
  * Input, per command: nexus (1 byte), service action (1), CDB byte 2 (1),
  * RESERVATION KEY and SERVICE ACTION RESERVATION KEY selectors (1 + 1),
- * byte 20 (1), list mode (1), then what the mode reads (see build_list()).
+ * byte 20 (1), list mode (1), then what the mode reads (see build_list()),
+ * then a CDB for the conflict checks (16, its last byte choosing another
+ * nexus) and a PR IN allocation length (1).
  */
 #include "fuzz.h"
 #include <scst_pr.h>
@@ -56,6 +58,16 @@ static u64 key_sel(struct fuzz_in *in)
 	return b & 3;
 }
 
+/* A TransportID of 20 + @extra bytes from the input; returns its length. */
+static u32 raw_tid(struct fuzz_in *in, u8 *p, u8 extra)
+{
+	u32 i, n = 20 + extra;
+
+	for (i = 0; i < n; i++)
+		p[i] = fuzz_u8(in);
+	return n;
+}
+
 /*
  * The parameter list: mode 0, the basic 24 bytes; 1, a SPEC_I_PT list of
  * up to 7 of our nexuses' TransportIDs; 2, a REGISTER AND MOVE list to
@@ -78,7 +90,13 @@ static u32 build_list(struct fuzz_in *in, u8 mode, u8 *par, u64 key,
 		n = fuzz_u8(in) % 8;
 		len += 4;
 		for (i = 0; i < n; i++) {
-			t = &nexus[fuzz_u8(in) % NNEXUS].tid;
+			b = fuzz_u8(in);
+			if (b >= 0xf0) {
+				/* Raw bytes: other protocols, bad lengths. */
+				len += raw_tid(in, par + len, b & 0x0f);
+				continue;
+			}
+			t = &nexus[b % NNEXUS].tid;
 			memcpy(par + len, t->data, t->len);
 			len += t->len;
 		}
@@ -89,9 +107,14 @@ static u32 build_list(struct fuzz_in *in, u8 mode, u8 *par, u64 key,
 		t = &nexus[b % NNEXUS].tid;
 		par[17] = byte20 >> 4;
 		put_unaligned_be16(1 + (b >> 3) % 3, par + 18);
-		put_unaligned_be32(t->len, par + 20);
-		memcpy(par + 24, t->data, t->len);
-		len += t->len;
+		if (b & 0x80) {
+			n = raw_tid(in, par + 24, b & 0x0f);
+		} else {
+			memcpy(par + 24, t->data, t->len);
+			n = t->len;
+		}
+		put_unaligned_be32(n, par + 20);
+		len += n;
 		break;
 	case 3:
 		len = fuzz_u16(in) % LIST_MAX;
@@ -191,6 +214,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	scst_pr_state_init(&st);
 	while (in.n && steps++ < 64) {
 		const struct scst_pr_nexus *nx = &nexus[fuzz_u8(&in) % NNEXUS];
+		const struct scst_pr_nexus *other;
 		u8 cdb[10] = { SCST_OP_PERSISTENT_RESERVE_OUT };
 		struct scst_pr_out_req req = {
 			.nexus = nx, .cdb = cdb, .cdb_len = sizeof(cdb),
@@ -253,6 +277,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (spc2_reserve(tc[0]))
 			FUZZ_CHECK(scst_pr_conflicts(&st, nx, tc, sizeof(tc)) ==
 				   scst_pr_has_registrations(&st));
+		/*
+		 * Another nexus: without a reservation only SPC-2 RESERVE
+		 * and RELEASE may conflict; a registrant of a Registrants
+		 * Only or All Registrants type is never refused; what
+		 * conflicts under Write Exclusive conflicts under Exclusive
+		 * Access as well.
+		 */
+		other = &nexus[tc[15] % NNEXUS];
+		if (!spc2_reserve(tc[0]) &&
+		    scst_pr_conflicts(&st, other, tc, sizeof(tc))) {
+			FUZZ_CHECK(st.type != SCST_PR_TYPE_NONE);
+			FUZZ_CHECK(!scst_pr_is_holder(&st, other));
+			FUZZ_CHECK(scst_pr_find(&st, other) < 0 ||
+				   st.type == SCST_PR_TYPE_WE ||
+				   st.type == SCST_PR_TYPE_EA);
+			if (st.type == SCST_PR_TYPE_WE) {
+				st.type = SCST_PR_TYPE_EA;
+				FUZZ_CHECK(scst_pr_conflicts(&st, other, tc,
+							     sizeof(tc)));
+				st.type = SCST_PR_TYPE_WE;
+			}
+		}
 		tc[0] = SCST_OP_PERSISTENT_RESERVE_IN;
 		FUZZ_CHECK(!scst_pr_conflicts(&st, nx, tc, sizeof(tc)));
 		check_pr_in(&st, fuzz_u8(&in));
