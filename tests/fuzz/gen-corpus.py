@@ -242,6 +242,41 @@ for i, t in enumerate(confs[:20]):
     seed('conf_diff', 'pair-%02d' % i, be16(len(t)) + bytes([i]) + t + live)
 
 
+# ---- pr_out: PR OUT sequences (fuzz_pr_out.c's per-command layout) ----
+def pr_cmd(nx, sa, cdb2, key, sa_key, byte20, mode=0, extra=b''):
+    # key selectors: 0-3, or 0xff followed by 8 bytes
+    c = bytes([nx, sa, cdb2, key, sa_key, byte20, mode]) + extra
+    return c + bytes(16) + bytes([255])
+
+
+REG, RES, REL, CLR, PRE, PAA, RIEK, RAM = range(8)
+seed('pr_out', 'cluster-validation',
+     pr_cmd(0, REG, 0, 0, 1, 0) + pr_cmd(4, REG, 0, 0, 2, 0) +
+     pr_cmd(0, RES, 3, 1, 0, 0) + pr_cmd(4, PRE, 3, 2, 1, 0) +
+     pr_cmd(4, REL, 3, 2, 0, 0) + pr_cmd(4, CLR, 0, 2, 0, 0))
+seed('pr_out', 'fence-scsi',
+     pr_cmd(0, RIEK, 0, 0, 1, 0) + pr_cmd(5, RIEK, 0, 0, 2, 0) +
+     pr_cmd(0, RES, 5, 1, 0, 0) + pr_cmd(5, PAA, 5, 2, 1, 0))
+seed('pr_out', 'all-registrants',
+     pr_cmd(0, REG, 0, 0, 1, 0x04) + pr_cmd(3, REG, 0, 0, 2, 0x01) +
+     pr_cmd(3, RES, 8, 2, 0, 0) + pr_cmd(0, PRE, 7, 1, 0, 0) +
+     pr_cmd(0, REG, 0, 1, 0, 0))
+seed('pr_out', 'spec-i-pt',
+     pr_cmd(0, REG, 0, 0, 3, 0x08, 1, bytes([3, 2, 4, 6])) +
+     pr_cmd(2, RES, 6, 3, 0, 0))
+seed('pr_out', 'register-and-move',
+     pr_cmd(0, REG, 0, 0, 1, 0) + pr_cmd(0, RES, 1, 1, 0, 0) +
+     pr_cmd(0, RAM, 0, 1, 2, 0x30, 2, bytes([4 | 8])))
+seed('pr_out', 'raw-list',
+     pr_cmd(1, REG, 0, 0, 1, 0, 3, be16(24) + be64(0) + be64(5) +
+            bytes(8)))
+
+# ---- pr_file: the APTPL files of the unit tests, good and damaged ----
+for i, t in enumerate(x for x in c_strings(os.path.join(
+        top, '..', 'unit', 'test_pr_file.c')) if b'scst-ng-pr' in x):
+    seed('pr_file', 'unit-%02d' % i, t)
+
+
 def main():
     for h, items in seeds.items():
         d = os.path.join(top, 'corpus', h)
