@@ -5,9 +5,9 @@
 # scst.service runs; the guest has no systemd), with the package's
 # /etc/default/scst-ng and module list (pkg-service.files):
 #  - a /etc/scst.conf that does not parse makes start fail with scstadmin's
-#    message, and loads nothing; one that parses but names an attribute the
-#    loaded handler lacks makes start fail after the check against the
-#    tree, with nothing applied and the modules unloaded again;
+#    message, and loads nothing; one that parses but names a handler that
+#    is not loaded makes start fail after the check against the tree, with
+#    nothing applied and the modules unloaded again;
 #  - start loads the modules with the options of /etc/default/scst-ng and
 #    applies the file: the Linux SRP initiator sees its LUNs;
 #  - reload of a changed file makes only the difference (a new device and
@@ -53,20 +53,26 @@ grep -q 'unexpected end of file' <<< "$out" || fail "start did not show scstadmi
 grep -q 'not starting: nothing loaded or applied' <<< "$out" || fail "start did not say that nothing was applied"
 no_scst_module || fail "start with a broken file loaded modules"
 
+# parses, but names a handler SCST_MODULES does not load (dev_disk):
+# scstadmin -config would skip it, -check_config warns (exit 7)
 cat > /etc/scst.conf <<'EOF'
 HANDLER vdisk_nullio {
 	DEVICE d0 {
 		size_mb 16
-		no_such_attribute 1
 	}
 }
+
+HANDLER dev_disk {
+	DEVICE 0:0:0:0
+}
 EOF
-log "+ scst-service start (unknown attribute: must fail after the modules load)"
-out=$($S start 2>&1) && fail "start succeeded with an unknown attribute: $out"
+log "+ scst-service start (handler not loaded: must fail after the modules load)"
+out=$($S start 2>&1) && fail "start succeeded with a handler that is not loaded: $out"
 echo "$out"
-grep -q 'no_such_attribute' <<< "$out" || fail "start did not name the bad attribute"
+grep -q "handler 'dev_disk' is not loaded" <<< "$out" || fail "start did not show scstadmin's warning"
 grep -q 'against the loaded modules; not starting: nothing applied' <<< "$out" ||
 	fail "start did not say that nothing was applied"
+grep -q '^-> ' <<< "$out" && fail "start applied part of the file"
 no_scst_module || fail "a refused start left modules loaded"
 
 # --- start --------------------------------------------------------------------
@@ -125,7 +131,8 @@ nr_luns() {
 # match PATTERN
 only_changed() {
 	local d
-	d=$(diff <(echo "$2") <(tree_snapshot) | grep '^[<>]')
+	# busybox's diff writes the unified format only
+	d=$(diff -U0 <(echo "$2") <(tree_snapshot) | grep -E '^[-+]\.')
 	echo "$d"
 	[ -n "$d" ] || fail "the tree did not change"
 	if grep -vE "$1" <<< "$d"; then
