@@ -19,13 +19,14 @@ KSRC := Kbuild scst_core scst_local dev_handlers srpt
 TEST_KMOD_DIR := tests/vm/modules
 
 .PHONY: all modules usr test-modules test-tools unit fuzz fuzz-check check \
-	check-quick vm-test deps demo bench checkpatch install clean help
+	check-quick vm-test deps demo bench checkpatch install deb clean help
 
 all: modules usr
 
 help:
 	@echo "make [all]           build the kernel modules (KDIR=$(KDIR)), scstadmin and scst-affinity"
 	@echo "make install         install scstadmin, scst-affinity and their man pages (DESTDIR, PREFIX)"
+	@echo "make deb             Debian packages scst-ng-dkms and scst-ng-tools in build/deb/"
 	@echo "make KERNEL=6.12     build against the installed 6.12 headers"
 	@echo "make deps            install build/test dependencies (Debian)"
 	@echo "make demo            SRP target from scst.conf, Linux initiator, I/O (VM)"
@@ -97,6 +98,10 @@ checkpatch:
 
 install: usr
 	$(MAKE) -C usr install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+
+# Debian packages (dpkg-buildpackage on a copy of the tree, in build/deb/)
+deb:
+	scripts/make-deb
 
 clean:
 	rm -rf build
