@@ -51,6 +51,23 @@ static void test_list_sessions_luns(void **state)
 	res_free(&r);
 }
 
+/* -tsv: one "session" record and one "sesslun" record a LUN, no headers */
+static void test_list_sessions_tsv(void **state)
+{
+	struct res r;
+
+	(void)state;
+	add_session(true);
+	r = run("-list_sessions", "-tsv", NULL);
+	EXPECT(r, 0, "");
+	assert_string_equal(r.out,
+			    "session\tib_srpt\tgid1\t0x1234\t0x1234\t3\tdefault\n"
+			    "sesslun\tib_srpt\tgid1\t0x1234\t0\t2\t101 102\n"
+			    "sesslun\tib_srpt\tgid1\t0x1234\t2\t1\t\n"
+			    "sesslun\tib_srpt\tgid1\t0x1234\t10\t0\t\n");
+	res_free(&r);
+}
+
 static void test_close_session(void **state)
 {
 	struct res r;
@@ -167,6 +184,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		TEST(test_list_sessions_luns),
+		TEST(test_list_sessions_tsv),
 		TEST(test_close_session),
 		TEST(test_close_session_dry_run),
 		TEST(test_close_session_errors),

@@ -56,7 +56,12 @@ static void print_luns(const lun_vec *v, const char *ind, const char *pre)
 }
 
 /* One line a session: name, initiator, commands in flight, LUN set. */
-static void print_sessions(const struct sysfs *sys, const char *rel)
+/*
+ * @pre: "DRIVER\tTARGET" for -tsv records ("session" and "sesslun"), NULL
+ * for the table.
+ */
+static void print_sessions(const struct sysfs *sys, const char *rel,
+			   const char *pre)
 {
 	char *dir = sysfs_path(sys, rel);
 	struct dirent *e;
@@ -94,9 +99,14 @@ static void print_sessions(const struct sysfs *sys, const char *rel)
 				group = g;
 			}
 		}
-		printf("\t\t\t%s  initiator %s, %s active command(s), LUNs of group %s\n",
-		       e->d_name, ini ? ini : "?", act ? act : "?", group);
-		sessions_print_luns(sys, rel, e->d_name);
+		if (pre)
+			printf("session\t%s\t%s\t%s\t%s\t%s\n", pre, e->d_name,
+			       ini ? ini : "", act ? act : "", group);
+		else
+			printf("\t\t\t%s  initiator %s, %s active command(s), LUNs of group %s\n",
+			       e->d_name, ini ? ini : "?", act ? act : "?",
+			       group);
+		sessions_print_luns(sys, rel, e->d_name, pre);
 		free(link);
 		free(ini);
 		free(act);
@@ -200,6 +210,25 @@ static void list_one_target(const struct opts *o, const struct driver *d,
 	}
 }
 
+/* -list_sessions: one target's sessions and their LUNs */
+static void list_target_sessions(const struct opts *o, const struct driver *d,
+				 const struct target *tg, bool enabled)
+{
+	char *rel = xasprintf("targets/%s/%s/sessions", d->name, tg->name);
+	char *pre = NULL;
+
+	if (o->tsv) {
+		pre = xasprintf("%s\t%s", d->name, tg->name);
+	} else {
+		printf("\tTarget: %s%s\n", tg->name,
+		       enabled ? " (enabled)" : "");
+		printf("\t\tSessions: %d\n", tg->nsessions);
+	}
+	print_sessions(&o->sysfs, rel, pre);
+	free(pre);
+	free(rel);
+}
+
 /* -list_target, -list_group, -list_sessions [-driver D] [-target T] */
 static int list_targets(struct opts *o, const struct tree *t, char kind)
 {
@@ -224,7 +253,7 @@ static int list_targets(struct opts *o, const struct tree *t, char kind)
 
 		if (fd && fd != d)
 			continue;
-		if (!o->tsv || kind == 's')
+		if (!o->tsv)
 			printf("Driver: %s\n", d->name);
 		for (size_t j = 0; j < d->targets.n; j++) {
 			const struct target *tg = d->targets.v[j];
@@ -236,16 +265,8 @@ static int list_targets(struct opts *o, const struct tree *t, char kind)
 				list_one_target(o, d, tg, kind);
 				continue;
 			}
-			printf("\tTarget: %s%s\n", tg->name,
-			       en && !strcmp(en->value, "1") ? " (enabled)" : "");
-			if (kind == 's') {
-				char *rel = xasprintf("targets/%s/%s/sessions",
-						      d->name, tg->name);
-
-				printf("\t\tSessions: %d\n", tg->nsessions);
-				print_sessions(&o->sysfs, rel);
-				free(rel);
-			}
+			list_target_sessions(o, d, tg,
+					     en && !strcmp(en->value, "1"));
 		}
 	}
 	return EXIT_OK;

@@ -66,9 +66,12 @@ char *cmd_alua_dir(const struct opts *o, const char *k, char **what,
 int cmd_list(struct opts *o);
 
 /* sessions.c */
-/* The lun<N>/ lines of session @sess of the sessions/ directory @rel. */
+/*
+ * The lun<N>/ lines of session @sess of the sessions/ directory @rel;
+ * @pre "DRIVER\tTARGET" makes them -tsv "sesslun" records.
+ */
 void sessions_print_luns(const struct sysfs *sys, const char *rel,
-			 const char *sess);
+			 const char *sess, const char *pre);
 /* -close_session NAME -driver D -target T: sessions/NAME/force_close */
 int cmd_close_session(struct opts *o);
 

@@ -57,7 +57,7 @@ static size_t session_luns(const struct sysfs *sys, const char *srel,
 }
 
 void sessions_print_luns(const struct sysfs *sys, const char *rel,
-			 const char *sess)
+			 const char *sess, const char *pre)
 {
 	char *srel = xasprintf("%s/%s", rel, sess);
 	unsigned long *luns;
@@ -74,9 +74,14 @@ void sessions_print_luns(const struct sysfs *sys, const char *rel,
 		if (sysfs_exists(sys, r))
 			sysfs_read_attr(sys, r, &pids, &key);
 		free(r);
-		printf("\t\t\t\tLUN %-5lu %s active command(s)%s%s\n", luns[i],
-		       act ? act : "?", pids && *pids ? ", threads " : "",
-		       pids && *pids ? pids : "");
+		if (pre)
+			printf("sesslun\t%s\t%s\t%lu\t%s\t%s\n", pre, sess,
+			       luns[i], act ? act : "", pids ? pids : "");
+		else
+			printf("\t\t\t\tLUN %-5lu %s active command(s)%s%s\n",
+			       luns[i], act ? act : "?",
+			       pids && *pids ? ", threads " : "",
+			       pids && *pids ? pids : "");
 		free(act);
 		free(pids);
 	}
