@@ -15,7 +15,7 @@
 #define CHECK	SCST_STATUS_CHECK_CONDITION
 
 /* A canary: scst_xfer_fit() must always set the buffer length. */
-#define CANARY	0xdeadbeefu
+#define XFER_UNSET	0xdeadbeefu
 
 static void test_fit_table(void **state)
 {
@@ -75,7 +75,7 @@ static void test_fit_table(void **state)
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		u32 bufflen = CANARY;
+		u32 bufflen = XFER_UNSET;
 		int ret = scst_xfer_fit(cases[i].cdb_dir, cases[i].cdb_len,
 					cases[i].exp_dir, cases[i].exp_len,
 					&bufflen);
@@ -169,7 +169,7 @@ static void test_fit_then_resid_random(void **state)
 		enum scst_data_direction exp_dir = dirs[unit_rand(&seed) % 3];
 		u32 cdb_len = cdb_dir == NONE ? 0 : unit_rand(&seed);
 		u32 exp_len = unit_rand(&seed);
-		u32 bufflen = CANARY, resp_len;
+		u32 bufflen = XFER_UNSET, resp_len;
 		s64 resid, want;
 		int ret;
 
