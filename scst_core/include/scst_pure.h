@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Portability header for the pure-logic files of the SCST core
- * (DESIGN.md §2 "Pure logic lives apart from kernel glue").
+ * (Documentation/design.md §6 "Pure logic and how it is tested").
  *
  * A file that includes only this header compiles unchanged into the kernel
  * modules and into the userspace unit tests and fuzzers. In the kernel it
