@@ -171,6 +171,25 @@ static void test_no_reopen_for_other_attrs(void **state)
 	free(before);
 }
 
+/*
+ * An attribute a new device turns out not to have is only found while
+ * applying (the device did not exist to be checked): a warning, exit 7.
+ */
+static void test_new_device_missing_attr(void **state)
+{
+	const char *path = fake_conf(
+		"HANDLER vdisk_fileio {\n\tDEVICE d1 {\n\t\tfilename /a\n\t}\n"
+		"\tDEVICE d2 {\n\t\tfilename /c\n\t\tno_such_attr 1\n\t}\n}\n");
+	struct res r = run("-config", path, NULL);
+
+	(void)state;
+	assert_int_equal(r.rc, EXIT_WARN);
+	if (!strstr(r.err, "warning: cannot ") ||
+	    !strstr(r.err, "devices/d2/no_such_attr is missing"))
+		fail_msg("no warning for the missing attribute: '%s'", r.err);
+	res_free(&r);
+}
+
 #define TEST(f) cmocka_unit_test_setup_teardown(f, setup_d1, fake_teardown)
 
 int main(void)
@@ -181,6 +200,7 @@ int main(void)
 		TEST(test_reopen_force),
 		TEST(test_no_reopen_when_writable),
 		TEST(test_no_reopen_for_other_attrs),
+		TEST(test_new_device_missing_attr),
 	};
 
 	return cmocka_run_group_tests_name("scstadmin_reopen", tests, NULL, NULL);

@@ -109,6 +109,7 @@ int apply_actions(const struct sysfs *s, const action_vec *a, bool force,
 					sysfs_exists(s, x->path) ? "read-only" :
 					"missing");
 				res->skipped++;
+				res->warned++;
 				continue;
 			}
 		}

@@ -468,7 +468,8 @@ static int reconcile(struct opts *o, struct tree *want, bool clear,
 	}
 	ret = apply_actions(&o->sysfs, &acts, o->force, o->cont_on_err, &res);
 	print_summary(o, &res);
-	if (!ret && nwarn)
+	/* warnings of the plan, or attributes left while applying it */
+	if (!ret && (nwarn || res.warned))
 		ret = EXIT_WARN;
 out:
 	actions_free(&acts);

@@ -263,6 +263,7 @@ struct apply_result {
 	int done, skipped, failed;
 	int not_forced;		/* left because -force was not given */
 	int not_tried;		/* after a failure without -cont_on_err */
+	int warned;		/* attributes left with a warning */
 };
 int apply_actions(const struct sysfs *s, const action_vec *a, bool force,
 		  bool cont_on_err, struct apply_result *res);
