@@ -148,7 +148,7 @@ int scst_local_eh_device_reset(struct scsi_cmnd *sc);
 int scst_local_eh_target_reset(struct scsi_cmnd *sc);
 int scst_local_eh_host_reset(struct scsi_cmnd *sc);
 
-/* scst_local_sess.c: all but scst_local_close_session() under scst_local_mutex */
+/* scst_local_sess.c: the find, add and remove functions need scst_local_mutex */
 extern struct mutex scst_local_mutex;
 extern struct work_struct scst_local_close_work;
 struct scst_local_tgt *scst_local_find_tgt(const char *name);
