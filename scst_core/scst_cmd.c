@@ -556,7 +556,9 @@ static int scst_prepare_space(struct scst_cmd *cmd)
 
 static void scst_task_set_enter(struct scst_device *dev, struct scst_cmd *cmd)
 {
-	scst_task_set_start(&dev->task_set, cmd->queue_type);
+	/* what is counted in is counted out, whatever queue_type says later */
+	cmd->counted_type = cmd->queue_type;
+	scst_task_set_start(&dev->task_set, cmd->counted_type);
 	cmd->counted_on_dev = true;
 }
 
@@ -591,7 +593,7 @@ void scst_dev_task_set_done(struct scst_cmd *cmd)
 	if (!cmd->counted_on_dev)
 		return;
 	spin_lock_irqsave(&dev->dev_lock, flags);
-	scst_task_set_end(&dev->task_set, cmd->queue_type);
+	scst_task_set_end(&dev->task_set, cmd->counted_type);
 	cmd->counted_on_dev = false;
 	while (!list_empty(&dev->blocked_cmds)) {
 		next = list_first_entry(&dev->blocked_cmds, struct scst_cmd,

@@ -477,6 +477,7 @@ struct scst_cmd {
 	atomic_t exec_refs;
 	u64 abort_gen;
 	bool counted_on_dev;
+	enum scst_queue_type counted_type;	/* as counted in the task set */
 	bool may_block;			/* ->exec() runs on a worker thread */
 	struct sg_table sg_table;	/* the buffer the core allocated */
 };
