@@ -465,6 +465,7 @@ struct pr_op {
 	u64 sa_key;		/* SERVICE ACTION RESERVATION KEY */
 	u8 flags;		/* byte 20 of the basic list */
 	int me;			/* the issuer's registrant, -1: none */
+	bool no_effect;		/* a REGISTER that registered nothing */
 };
 
 static int par_err(struct pr_op *op, int byte, int bit)
@@ -641,8 +642,15 @@ static int do_register(struct pr_op *op)
 	}
 	if (!ignore && op->key)
 		return SCST_PR_CONFLICT;
-	if (!op->sa_key)
+	if (!op->sa_key) {
+		/*
+		 * Unregistered nexus, key 0: GOOD and nothing registered, so
+		 * its APTPL bit must not touch the LU's (an initiator that
+		 * holds no registration could otherwise drop persistence).
+		 */
+		op->no_effect = true;
 		return 0;
+	}
 	r.tid = nx->tid;
 	r.rel_tgt_id = nx->rel_tgt_id;
 	r.all_tg_pt = all;
@@ -964,7 +972,7 @@ int scst_pr_out(struct scst_pr_state *st, const struct scst_pr_out_req *req,
 		eff->changed = true;
 	}
 	/* SPC-4 §6.16.3: APTPL counts for the registering actions only. */
-	if (reg_sa) {
+	if (reg_sa && !op.no_effect) {
 		st->aptpl = op.sa == SCST_PR_OUT_REGISTER_AND_MOVE ?
 			    op.par[17] & PR_APTPL : op.flags & PR_APTPL;
 		if (st->aptpl != old_aptpl)

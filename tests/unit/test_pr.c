@@ -1081,7 +1081,7 @@ static void test_generation(void **state)
 
 static void test_aptpl(void **state)
 {
-	struct scst_pr_nexus a = nx_srp(1, 1);
+	struct scst_pr_nexus a = nx_srp(1, 1), b;
 	u8 caps[8];
 
 	(void)state;
@@ -1102,6 +1102,17 @@ static void test_aptpl(void **state)
 	assert_int_equal(out(&a, SCST_PR_OUT_RELEASE, 1, 0xa, 0, 0x00), 0);
 	assert_true(st.aptpl);
 	assert_int_equal(eff.persist, SCST_PR_PERSIST_SAVE);
+	/*
+	 * An unregistered nexus's REGISTER of key 0 registers nothing: its
+	 * APTPL 0 must not end the LU's persistence.
+	 */
+	b = nx_srp(2, 1);
+	assert_int_equal(out(&b, SCST_PR_OUT_REGISTER, 0, 0, 0, 0), 0);
+	assert_true(st.aptpl);
+	assert_int_equal(eff.persist, SCST_PR_PERSIST_SAVE);
+	assert_int_equal(out(&b, SCST_PR_OUT_REGISTER_AND_IGNORE, 0, 0, 0, 0),
+			 0);
+	assert_true(st.aptpl);
 	/* A REGISTER without it clears it: remove the file. */
 	assert_int_equal(out(&a, SCST_PR_OUT_REGISTER, 0, 0xa, 0xa, 0), 0);
 	assert_false(st.aptpl);
