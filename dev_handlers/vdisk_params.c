@@ -13,10 +13,6 @@
  */
 #include "vdisk_params.h"
 
-#ifndef __KERNEL__
-#include <stdio.h>
-#endif
-
 const char *const vdisk_blockio_params[] = {
 	"filename", "blocksize", "read_only", "nv_cache", "write_through",
 	"thin_provisioned", "rotational", "removable", "t10_vend_id",

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <errno.h>
+#include <stdio.h>	/* snprintf(), as the kernel's */
 #include <ctype.h>
 
 /* The kernel's own definitions, include/uapi/asm-generic/int-ll64.h */
