@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# User-facing targets (Documentation/design.md §1). Kernel modules are built out of tree
+# User-facing targets (README.md, Documentation/testing.md; the layout:
+# Documentation/design.md §1). Kernel modules are built out of tree
 # against KDIR, in a per-kernel copy under build/kmod/<kernel release>/ so
 # that modules for several kernels (6.1 and 6.12) can coexist.
 

@@ -3,7 +3,7 @@
  * Reservation rules of a logical unit: SPC-2 RESERVE(6/10) and
  * RELEASE(6/10) (SPC-2 7.17, 7.21). One I_T nexus holds the whole logical
  * unit; element and third-party reservations are not supported.
- * Persistent reservations (SPC-4 5.9) are to be added beside these.
+ * Persistent reservations (SPC-4 5.9) are beside these, in scst_pr.c.
  */
 
 #include <scst_res.h>

@@ -212,8 +212,8 @@ int scst_cdb_decode(const u8 *cdb, unsigned int cdb_len, u8 dev_type,
 int scst_cdb_check_lba(const struct scst_cdb_info *info, u64 capacity_blocks,
 		       struct scst_cdb_err *err);
 /*
- * The largest data buffer one command may have (Documentation/design.md §7): the
- * default of the max_transfer_kb module parameter and device attribute,
+ * The largest data buffer one command may have (Documentation/design.md
+ * §7): the default of the max_transfer_kb module parameter and device attribute,
  * and the range they accept, in KiB. The upper end keeps a command's
  * buffer and its scatterlist within order-0 allocations of bounded count.
  */

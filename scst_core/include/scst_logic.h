@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Pure-logic helpers of the SCST core: initiator name patterns, sysfs mgmt
- * command parsing, SPC-4 sense data and the SAM-5 task management codes.
+ * command parsing and SPC-4 sense data (the SAM-5 codes are in scst_sam.h).
  * Everything declared here works on caller-provided memory only, never
  * sleeps and never allocates, so it is shared verbatim by scst.ko and the
  * userspace unit tests and fuzzers.

@@ -4,12 +4,12 @@
  * scst.ko and the unit tests (scst_pure.h).
  *
  * Today: SPC-2 RESERVE/RELEASE (SPC-2 5.5.1, 7.17, 7.21): one I_T nexus
- * holds the whole logical unit. Persistent reservations (SPC-4 5.9) will
- * sit beside it, with their own struct and their own scst_pr_*()
- * functions; the kernel glue (scst_emul.c) asks each kind in turn whether
- * a command conflicts. A nexus is an opaque pointer here (the core's
- * struct scst_session); the caller holds the lock that protects the
- * state (the device's dev_lock).
+ * holds the whole logical unit. Persistent reservations (SPC-4 5.9) sit
+ * beside it, with their own struct and their own scst_pr_*() functions
+ * (scst_pr.h; not yet called by the command path); the kernel glue
+ * (scst_emul.c) asks each kind in turn whether a command conflicts. A
+ * nexus is an opaque pointer here (the core's struct scst_session); the
+ * caller holds the lock that protects the state (the device's dev_lock).
  */
 #ifndef __SCST_RES_H
 #define __SCST_RES_H
