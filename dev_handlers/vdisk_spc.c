@@ -479,6 +479,7 @@ static bool vdisk_cmd_may_sleep(const struct scst_cmd *cmd)
 {
 	switch (cmd->cdb[0]) {
 	case SCST_OP_VERIFY_10:
+	case SCST_OP_VERIFY_12:
 	case SCST_OP_VERIFY_16:
 		return cmd->cdb[1] & 0x02;
 	case SCST_OP_COMPARE_AND_WRITE:
@@ -881,12 +882,22 @@ enum scst_exec_res vdisk_exec(struct scst_cmd *cmd)
 		/* FUA as scst_cdb_decode() found it (none in a 6-byte CDB) */
 		return vdisk_exec_rw(cmd, true, cmd->fua);
 	case SCST_OP_WRITE_VERIFY_10:
+	case SCST_OP_WRITE_VERIFY_12:
 	case SCST_OP_WRITE_VERIFY_16:
 		/* SBC-3 5.36: written through to the medium, then verified */
 		return vdisk_exec_rw(cmd, true, true);
 	case SCST_OP_VERIFY_10:
+	case SCST_OP_VERIFY_12:
 	case SCST_OP_VERIFY_16:
 		vdisk_exec_verify(cmd);
+		break;
+	case SCST_OP_PRE_FETCH_10:
+	case SCST_OP_PRE_FETCH_16:
+		/*
+		 * SBC-3 5.11: GOOD, not CONDITION MET, says that the blocks
+		 * are not guaranteed to be in a cache: we keep none of our
+		 * own (the page cache or the backing device may).
+		 */
 		break;
 	case SCST_OP_COMPARE_AND_WRITE:
 		vdisk_exec_caw(cmd);

@@ -259,7 +259,8 @@ static int chk_rw(const struct scst_cdb_ctx *c)
 }
 
 /*
- * SBC-3 §5.36, §5.37: WRITE AND VERIFY(10/16). BYTCHK (bits 2-1) 00b
+ * SBC-3 §5.36, §5.37: WRITE AND VERIFY(10/16), and (12) with a 4-byte
+ * TRANSFER LENGTH. BYTCHK (bits 2-1) 00b
  * verifies the medium, 01b compares with the data-out buffer; 1xb is
  * reserved.
  */
@@ -273,7 +274,8 @@ static int chk_write_verify(const struct scst_cdb_ctx *c)
 }
 
 /*
- * SBC-3 §5.26, §5.27: VERIFY(10/16). BYTCHK 00b: no data-out, the medium
+ * SBC-3 §5.26, §5.27: VERIFY(10/16), and (12) with a 4-byte
+ * VERIFICATION LENGTH. BYTCHK 00b: no data-out, the medium
  * is verified; 01b: nblocks of data-out to compare; 10b is reserved and
  * 11b (one block compared with every block) is not supported.
  */
@@ -294,8 +296,9 @@ static int chk_verify(const struct scst_cdb_ctx *c)
 }
 
 /*
- * SBC-3 §5.22, §5.23: SYNCHRONIZE CACHE(10/16). NUMBER OF LOGICAL BLOCKS
- * zero means up to the last logical block.
+ * SBC-3 §5.22, §5.23: SYNCHRONIZE CACHE(10/16), and §5.11, §5.12:
+ * PRE-FETCH(10/16), whose IMMED bit is the same. NUMBER OF LOGICAL BLOCKS
+ * (PREFETCH LENGTH) zero means up to the last logical block.
  */
 static int chk_sync_cache(const struct scst_cdb_ctx *c)
 {
@@ -490,6 +493,14 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.usage = { 0x2f, 0xf6, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
+		.name = "PRE-FETCH(10)", .opcode = 0x34, .cdb_len = 10,
+		.dir = SCST_CDB_DIR_NONE,
+		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK,
+		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
+		.check = chk_sync_cache,
+		.usage = { 0x34, 0x02, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
+			   0xff, 0x04 },
+	}, {
 		.name = "SYNCHRONIZE CACHE(10)", .opcode = 0x35, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_NONE,
 		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK,
@@ -501,7 +512,8 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.name = "WRITE SAME(10)", .opcode = 0x41, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK |
-			 SCST_CDB_MEDIUM_WRITE | SCST_CDB_WS_LIMIT,
+			 SCST_CDB_MEDIUM_WRITE | SCST_CDB_WS_LIMIT |
+			 SCST_CDB_EXACT_OUT,
 		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
 		.check = chk_write_same,
 		.usage = { 0x41, 0xfe, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
@@ -575,6 +587,14 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.usage = { 0x8f, 0xf6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
+		.name = "PRE-FETCH(16)", .opcode = 0x90, .cdb_len = 16,
+		.dir = SCST_CDB_DIR_NONE,
+		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK,
+		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
+		.check = chk_sync_cache,
+		.usage = { 0x90, 0x02, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
+	}, {
 		.name = "SYNCHRONIZE CACHE(16)", .opcode = 0x91, .cdb_len = 16,
 		.dir = SCST_CDB_DIR_NONE,
 		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK,
@@ -586,7 +606,8 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.name = "WRITE SAME(16)", .opcode = 0x93, .cdb_len = 16,
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK |
-			 SCST_CDB_MEDIUM_WRITE | SCST_CDB_WS_LIMIT,
+			 SCST_CDB_MEDIUM_WRITE | SCST_CDB_WS_LIMIT |
+			 SCST_CDB_EXACT_OUT,
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_write_same,
 		.usage = { 0x93, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
@@ -637,6 +658,20 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.lba_off = 2, .lba_len = 4, .len_off = 6, .len_len = 4,
 		.check = chk_rw,
 		.usage = { 0xaa, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+			   0xff, 0xff, 0x00, 0x04 },
+	}, {
+		.name = "WRITE AND VERIFY(12)", .opcode = 0xae, .cdb_len = 12,
+		.dir = SCST_CDB_DIR_WRITE, .flags = F_WR_BLOCKS,
+		.lba_off = 2, .lba_len = 4, .len_off = 6, .len_len = 4,
+		.check = chk_write_verify,
+		.usage = { 0xae, 0xf6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+			   0xff, 0xff, 0x00, 0x04 },
+	}, {
+		.name = "VERIFY(12)", .opcode = 0xaf, .cdb_len = 12,
+		.dir = SCST_CDB_DIR_WRITE, .flags = F_RD_BLOCKS,
+		.lba_off = 2, .lba_len = 4, .len_off = 6, .len_len = 4,
+		.check = chk_verify,
+		.usage = { 0xaf, 0xf6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	},
 };

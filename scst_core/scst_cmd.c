@@ -455,7 +455,8 @@ static int scst_check_expected(struct scst_cmd *cmd)
 
 	cmd->cdb_bufflen = cmd->bufflen;
 	ret = scst_xfer_fit(cmd->data_direction, cmd->cdb_bufflen,
-			    cmd->expected_dir, cmd->expected_len, &cmd->bufflen);
+			    cmd->expected_dir, cmd->expected_len,
+			    cmd->cdb_flags & SCST_CDB_EXACT_OUT, &cmd->bufflen);
 	if (ret == -EINVAL) {
 		pr_warn_ratelimited("%s: opcode 0x%02x needs %u bytes of data-out, the initiator sends %u\n",
 				    cmd->sess->sess_name, cmd->cdb[0],

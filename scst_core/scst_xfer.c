@@ -16,19 +16,27 @@
  * @cdb_len: the bytes the CDB asks for
  * @exp_dir: the direction the transport announced
  * @exp_len: the bytes the transport announced
+ * @exact_out: the data-out must be exactly @cdb_len bytes (WRITE SAME:
+ *	SBC-3 §5.42, §5.43 define its Data-Out Buffer as one logical block)
  * @bufflen: receives the length of the data buffer
  *
  * Data-in beyond the expected length is not sent (overflow); with no
  * data-in buffer announced (none, or data-out only) nothing is sent rather
  * than into the wrong buffer. Data-out shorter than the CDB needs, or not
- * announced at all, cannot be executed.
+ * announced at all, cannot be executed; a CDB that asks for no data-out (a
+ * TRANSFER LENGTH or PARAMETER LIST LENGTH of 0, which SBC-3 §4.2.2 and
+ * SPC-4 §4.2.5.5 say is not an error) needs none announced. More data-out
+ * than the CDB needs is an underflow (SAM-5 5.4.1), except with
+ * @exact_out.
  *
  * Return: 0 with *@bufflen set; -EINVAL when the data-out the CDB needs is
- * not there (INVALID FIELD IN CDB); -EOPNOTSUPP for a direction the core
- * does not support, bidirectional (INVALID COMMAND OPERATION CODE).
+ * not there or, with @exact_out, is not of its size (INVALID FIELD IN
+ * CDB); -EOPNOTSUPP for a direction the core does not support,
+ * bidirectional (INVALID COMMAND OPERATION CODE).
  */
 int scst_xfer_fit(enum scst_data_direction cdb_dir, u32 cdb_len,
-		  enum scst_data_direction exp_dir, u32 exp_len, u32 *bufflen)
+		  enum scst_data_direction exp_dir, u32 exp_len,
+		  bool exact_out, u32 *bufflen)
 {
 	*bufflen = cdb_len;
 	switch (cdb_dir) {
@@ -39,7 +47,11 @@ int scst_xfer_fit(enum scst_data_direction cdb_dir, u32 cdb_len,
 			*bufflen = exp_len;
 		return 0;
 	case SCST_DATA_WRITE:
+		if (!cdb_len)
+			return 0;
 		if (cdb_len > exp_len || exp_dir != SCST_DATA_WRITE)
+			return -EINVAL;
+		if (exact_out && cdb_len != exp_len)
 			return -EINVAL;
 		return 0;
 	case SCST_DATA_NONE:

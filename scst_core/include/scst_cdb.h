@@ -37,6 +37,7 @@
 #define SCST_OP_WRITE_10		0x2a
 #define SCST_OP_WRITE_VERIFY_10		0x2e
 #define SCST_OP_VERIFY_10		0x2f
+#define SCST_OP_PRE_FETCH_10		0x34
 #define SCST_OP_SYNCHRONIZE_CACHE_10	0x35
 #define SCST_OP_WRITE_SAME_10		0x41
 #define SCST_OP_UNMAP			0x42
@@ -51,6 +52,7 @@
 #define SCST_OP_WRITE_16		0x8a
 #define SCST_OP_WRITE_VERIFY_16		0x8e
 #define SCST_OP_VERIFY_16		0x8f
+#define SCST_OP_PRE_FETCH_16		0x90
 #define SCST_OP_SYNCHRONIZE_CACHE_16	0x91
 #define SCST_OP_WRITE_SAME_16		0x93
 #define SCST_OP_SERVICE_ACTION_IN_16	0x9e
@@ -58,6 +60,8 @@
 #define SCST_OP_MAINTENANCE_IN		0xa3
 #define SCST_OP_READ_12			0xa8
 #define SCST_OP_WRITE_12		0xaa
+#define SCST_OP_WRITE_VERIFY_12		0xae
+#define SCST_OP_VERIFY_12		0xaf
 
 /* SBC-3 §5.16, §5.6: SERVICE ACTION IN(16) service actions. */
 #define SCST_SAI_READ_CAPACITY_16	0x10
@@ -111,6 +115,8 @@
 #define SCST_CDB_XFER_LIMIT		0x0800
 /* SBC-3 §5.42: NUMBER OF LOGICAL BLOCKS bounded by MAXIMUM WRITE SAME LENGTH. */
 #define SCST_CDB_WS_LIMIT		0x1000
+/* The data-out must be exactly bufflen bytes (scst_xfer_fit()). */
+#define SCST_CDB_EXACT_OUT		0x2000
 
 /* Longest CDB we decode, and the longest CDB usage data (SPC-4 §6.35.3). */
 #define SCST_CDB_MAX_LEN		16

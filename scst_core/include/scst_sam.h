@@ -69,7 +69,8 @@ enum scst_tmf_response {
 /* ---------------------------------------------------------------------- */
 
 int scst_xfer_fit(enum scst_data_direction cdb_dir, u32 cdb_len,
-		  enum scst_data_direction exp_dir, u32 exp_len, u32 *bufflen);
+		  enum scst_data_direction exp_dir, u32 exp_len,
+		  bool exact_out, u32 *bufflen);
 s64 scst_xfer_resid(enum scst_data_direction dir, u32 cdb_len, u32 exp_len,
 		    u32 bufflen, u32 resp_len, u8 status);
 

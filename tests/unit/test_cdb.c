@@ -15,7 +15,7 @@
 #define X_ANY	(SCST_CDB_NO_LUN_OK | SCST_CDB_UA_EXEMPT | \
 		 SCST_CDB_RESV_ALLOWED | SCST_CDB_ALLOC_LEN)
 #define X_WS	(SCST_CDB_SBC | SCST_CDB_LBA_CHECK | SCST_CDB_MEDIUM_WRITE | \
-		 SCST_CDB_WS_LIMIT)
+		 SCST_CDB_WS_LIMIT | SCST_CDB_EXACT_OUT)
 #define X_SA	(SCST_CDB_SBC | SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN)
 
 #define NONE	SCST_CDB_DIR_NONE
@@ -121,6 +121,22 @@ static const struct good_case good_cases[] = {
 	{ "VERIFY(16) BYTCHK 1", { 0x8f, 0x02, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0,
 	  0, 16 }, 16, 0, 9, "VERIFY(16)", 0, OUT, X_RD, .lba = 7,
 	  .nblocks = 16, .bufflen = 8192, .bytchk = 1 },
+	{ "WRITE AND VERIFY(12)", { 0xae, 0x00, 0, 0, 0x01, 0x00, 0, 0, 0, 2
+	  }, 12, 0, 9, "WRITE AND VERIFY(12)", 0, OUT, X_WR, .lba = 0x100,
+	  .nblocks = 2, .bufflen = 1024 },
+	{ "VERIFY(12) BYTCHK 1", { 0xaf, 0x02, 0, 0, 0, 3, 0, 0, 0, 4 }, 12,
+	  0, 9, "VERIFY(12)", 0, OUT, X_RD, .lba = 3, .nblocks = 4,
+	  .bufflen = 2048, .bytchk = 1 },
+	{ "VERIFY(12) BYTCHK 0: no data", { 0xaf, 0x00, 0, 0, 0, 3, 0, 0, 0,
+	  4 }, 12, 0, 9, "VERIFY(12)", 0, NONE,
+	  SCST_CDB_SBC | SCST_CDB_LBA_CHECK | SCST_CDB_XFER_LIMIT, .lba = 3,
+	  .nblocks = 4 },
+	{ "PRE-FETCH(10) IMMED", { 0x34, 0x02, 0, 0, 0, 0x10, 0, 0, 8 }, 10,
+	  0, 9, "PRE-FETCH(10)", 0, NONE, SCST_CDB_SBC | SCST_CDB_LBA_CHECK,
+	  .lba = 0x10, .nblocks = 8, .immed = true },
+	{ "PRE-FETCH(16) to the end", { 0x90, 0, 0, 0, 0, 0, 0, 0, 0, 5 }, 16,
+	  0, 9, "PRE-FETCH(16)", 0, NONE, SCST_CDB_SBC | SCST_CDB_LBA_CHECK,
+	  .lba = 5 },
 	{ "SYNCHRONIZE CACHE(10) whole", { 0x35, 0x02 }, 10, 0, 9,
 	  "SYNCHRONIZE CACHE(10)", 0, NONE, SCST_CDB_SBC | SCST_CDB_LBA_CHECK,
 	  .immed = true },
@@ -220,6 +236,9 @@ static const struct bad_case bad_cases[] = {
 	  9, INV_FLD, 1, 2 },
 	{ "VERIFY(16) BYTCHK 11b", { 0x8f, 0x06 }, 16, 0, 9, INV_FLD, 1, 2 },
 	{ "VERIFY(16) VRPROTECT", { 0x8f, 0x80 }, 16, 0, 9, INV_FLD, 1, 7 },
+	{ "VERIFY(12) BYTCHK 11b", { 0xaf, 0x06 }, 12, 0, 9, INV_FLD, 1, 2 },
+	{ "WRITE AND VERIFY(12) WRPROTECT", { 0xae, 0x40 }, 12, 0, 9,
+	  INV_FLD, 1, 7 },
 	{ "WRITE AND VERIFY(10) BYTCHK 10b", { 0x2e, 0x04 }, 10, 0, 9,
 	  INV_FLD, 1, 2 },
 	{ "WRITE AND VERIFY(16) WRPROTECT", { 0x8e, 0x20 }, 16, 0, 9,
@@ -611,7 +630,7 @@ static void test_inquiry_cdb(void **state)
 /* ---------------------------------------------------------------------- */
 
 /* Commands in our table: all for disks, the SPC ones for other types. */
-#define RSOC_DISK_CMDS		36
+#define RSOC_DISK_CMDS		40
 #define RSOC_OTHER_CMDS		14
 
 static int rsoc(u8 opts, u8 op, u16 sa, u8 dev_type, u8 *buf, size_t len,

@@ -53,11 +53,11 @@ static void test_fit_table(void **state)
 		{ __LINE__, OUT, 4096, NONE, 4096, -EINVAL, 4096 },
 		{ __LINE__, OUT, 4096, IN, 4096, -EINVAL, 4096 },
 		/*
-		 * Today a zero-length data-out CDB (e.g. MODE SELECT with a
-		 * PARAMETER LIST LENGTH of 0) needs a data-out announcement
-		 * too; see the report of issue 13.
+		 * a zero-length data-out CDB (WRITE(10) of 0 blocks, MODE
+		 * SELECT with a PARAMETER LIST LENGTH of 0) needs no data-out
 		 */
-		{ __LINE__, OUT, 0, NONE, 0, -EINVAL, 0 },
+		{ __LINE__, OUT, 0, NONE, 0, 0, 0 },
+		{ __LINE__, OUT, 0, IN, 512, 0, 0 },
 		/* bidirectional commands are not supported */
 		{ __LINE__, BIDI, 512, BIDI, 512, -EOPNOTSUPP, 512 },
 		{ __LINE__, BIDI, 0, NONE, 0, -EOPNOTSUPP, 0 },
@@ -78,7 +78,47 @@ static void test_fit_table(void **state)
 		u32 bufflen = XFER_UNSET;
 		int ret = scst_xfer_fit(cases[i].cdb_dir, cases[i].cdb_len,
 					cases[i].exp_dir, cases[i].exp_len,
-					&bufflen);
+					false, &bufflen);
+
+		if (ret != cases[i].ret || bufflen != cases[i].bufflen)
+			fail_msg("line %d: ret %d bufflen %u, expected %d %u",
+				 cases[i].line, ret, bufflen, cases[i].ret,
+				 cases[i].bufflen);
+	}
+}
+
+/*
+ * WRITE SAME's data-out is one logical block (SBC-3 §5.42): with
+ * exact_out, more is refused as well as less; other directions and
+ * no-data CDBs are as without it.
+ */
+static void test_fit_exact_out(void **state)
+{
+	static const struct {
+		int line;
+		enum scst_data_direction cdb_dir;
+		u32 cdb_len;
+		enum scst_data_direction exp_dir;
+		u32 exp_len;
+		int ret;
+		u32 bufflen;
+	} cases[] = {
+		{ __LINE__, OUT, 512, OUT, 512, 0, 512 },
+		{ __LINE__, OUT, 512, OUT, 1024, -EINVAL, 512 },
+		{ __LINE__, OUT, 512, OUT, 256, -EINVAL, 512 },
+		{ __LINE__, OUT, 512, NONE, 0, -EINVAL, 512 },
+		{ __LINE__, OUT, 4096, OUT, 4097, -EINVAL, 4096 },
+		{ __LINE__, NONE, 0, OUT, 512, 0, 0 },
+		{ __LINE__, IN, 512, IN, 1024, 0, 512 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		u32 bufflen = XFER_UNSET;
+		int ret = scst_xfer_fit(cases[i].cdb_dir, cases[i].cdb_len,
+					cases[i].exp_dir, cases[i].exp_len,
+					true, &bufflen);
 
 		if (ret != cases[i].ret || bufflen != cases[i].bufflen)
 			fail_msg("line %d: ret %d bufflen %u, expected %d %u",
@@ -171,17 +211,24 @@ static void test_fit_then_resid_random(void **state)
 		u32 exp_len = unit_rand(&seed);
 		u32 bufflen = XFER_UNSET, resp_len;
 		s64 resid, want;
+		bool exact;
 		int ret;
 
 		if (n & 1)	/* small lengths hit the equal cases */
 			cdb_len &= 0xf, exp_len &= 0xf;
-		ret = scst_xfer_fit(cdb_dir, cdb_len, exp_dir, exp_len,
+		exact = n & 2;
+		ret = scst_xfer_fit(cdb_dir, cdb_len, exp_dir, exp_len, exact,
 				    &bufflen);
 		if (ret) {
 			assert_int_equal(cdb_dir, OUT);
-			assert_true(cdb_len > exp_len || exp_dir != OUT);
+			assert_true(cdb_len);
+			assert_true(cdb_len > exp_len || exp_dir != OUT ||
+				    (exact && cdb_len != exp_len));
 			continue;
 		}
+		if (cdb_dir == OUT && cdb_len)
+			assert_true(exp_dir == OUT && exp_len >= cdb_len &&
+				    (!exact || exp_len == cdb_len));
 		assert_true(bufflen <= cdb_len);
 		if (cdb_dir == IN)
 			assert_true(bufflen <= (exp_dir == IN ? exp_len : 0));
@@ -202,6 +249,7 @@ int main(void)
 {
 	const UNIT_TEST_LIST(tests) = {
 		cmocka_unit_test(test_fit_table),
+		cmocka_unit_test(test_fit_exact_out),
 		cmocka_unit_test(test_resid_table),
 		cmocka_unit_test(test_fit_then_resid_random),
 	};
