@@ -369,8 +369,10 @@ EXPORT_SYMBOL_GPL(scst_stpg_validate);
 /* SPC-4 6.17.1, 6.49.1: MODE field of READ/WRITE BUFFER, echo buffer. */
 #define BUFFER_MODE_ECHO	0x0a
 
-/* What every state admits (SPC-4 5.16.2.4.5-7: INQUIRY, REPORT LUNS,
- * REPORT TARGET PORT GROUPS, REQUEST SENSE, echo buffer modes). */
+/*
+ * What every state admits (SPC-4 5.16.2.4.5-7: INQUIRY, REPORT LUNS,
+ * REPORT TARGET PORT GROUPS, REQUEST SENSE, echo buffer modes).
+ */
 #define ADMIT_ALWAYS		0x01
 /* SET TARGET PORT GROUPS: standby, unavailable, offline (5.16.2.4.4-6). */
 #define ADMIT_STPG		0x02

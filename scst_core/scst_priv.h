@@ -209,6 +209,15 @@ bool scst_emulate_cmd(struct scst_cmd *cmd);
 void scst_emulate_no_lun(struct scst_cmd *cmd);
 bool scst_check_reservation(struct scst_cmd *cmd);
 
+/* scst_dg.c: ALUA device and target groups (SPC-4 5.16) */
+int scst_dg_init(struct kobject *root);
+void scst_dg_exit(void);
+void scst_dg_dev_removed(struct scst_device *dev);
+void scst_dg_tgt_removed(struct scst_tgt *tgt);
+u32 scst_alua_check_cmd(struct scst_cmd *cmd);
+bool scst_alua_emulated(const struct scst_cmd *cmd);
+void scst_alua_emulate(struct scst_cmd *cmd);
+
 /* scst_tm.c: task management */
 void scst_abort_sess_cmds_and_wait(struct scst_session *sess);
 
