@@ -238,8 +238,21 @@ done
 access() {
 	[ "$(cat "$1/access_state")" = "$2" ]
 }
-wait_for 20 "path A active/optimized" access $sd_a active/optimized
-wait_for 20 "path B standby" access $sd_b standby
+# wait_access SECS DEV STATE: the initiator's view of a path, or fail
+# showing both paths as it and the target see them
+wait_access() {
+	local i
+	for ((i = 0; i < $1 * 10; i++)); do
+		access "$2" "$3" && return 0
+		sleep 0.1
+	done
+	log "A: $(cat $sd_a/dh_state) $(cat $sd_a/access_state); B: $(cat $sd_b/dh_state) $(cat $sd_b/access_state)"
+	sg_rtpg -d "$sg_a" 2>&1
+	fail "timed out after $1 s waiting for $2 to be $3"
+}
+# the handler reads the groups when it attaches (SPC-4 5.16.2.1)
+wait_access 30 $sd_b standby
+wait_access 30 $sd_a active/optimized
 log "access_state: A $(cat $sd_a/access_state), B $(cat $sd_b/access_state)"
 assert_eq "$(cat $sd_a/preferred_path)" 1 "path A preferred_path"
 # a change through sysfs; the initiator learns it from the unit
@@ -248,8 +261,8 @@ echo standby > $TG1/state && echo active > $TG2/state || fail "state write refus
 for d in $sd_a $sd_b; do
 	echo 1 > $d/rescan
 done
-wait_for 30 "path A standby" access $sd_a standby
-wait_for 30 "path B active/optimized" access $sd_b active/optimized
+wait_access 30 $sd_a standby
+wait_access 30 $sd_b active/optimized
 log "access_state: A $(cat $sd_a/access_state), B $(cat $sd_b/access_state)"
 dd if=$(lun_disk "$host_b" 0) of=/dev/null bs=4k count=16 iflag=direct status=none ||
 	fail "I/O on the active path B failed"
