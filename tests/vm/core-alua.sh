@@ -250,7 +250,32 @@ wait_access() {
 	sg_rtpg -d "$sg_a" 2>&1
 	fail "timed out after $1 s waiting for $2 to be $3"
 }
-# the handler reads the groups when it attaches (SPC-4 5.16.2.1)
+# The handler reads the groups when it attaches; should it not, a
+# rescan, then a unit attention (ASYMMETRIC ACCESS STATE CHANGED after a
+# change of preferred) make it. Which one did is logged.
+seen_b() {
+	local i
+	for ((i = 0; i < $1 * 10; i++)); do
+		access $sd_b standby && return 0
+		sleep 0.1
+	done
+	return 1
+}
+if seen_b 10; then
+	log "scsi_dh_alua read the groups when it attached"
+else
+	log "scsi_dh_alua: B is $(cat $sd_b/access_state) 10 s after attaching; rescanning"
+	echo 1 > $sd_a/rescan
+	echo 1 > $sd_b/rescan
+	if seen_b 10; then
+		log "scsi_dh_alua read the groups on the rescan"
+	else
+		log "scsi_dh_alua: B still $(cat $sd_b/access_state); a unit attention"
+		echo 0 > $TG1/preferred && echo 1 > $TG1/preferred || fail "preferred refused"
+		sg_turs "$sg_a" > /dev/null 2>&1
+		sg_turs "$sg_b" > /dev/null 2>&1
+	fi
+fi
 wait_access 30 $sd_b standby
 wait_access 30 $sd_a active/optimized
 log "access_state: A $(cat $sd_a/access_state), B $(cat $sd_b/access_state)"
