@@ -29,7 +29,8 @@
  *   for tgt_dev references, could deadlock).
  * - Order: scst_mutex -> dev->dev_mutex (per-initiator pools, threads
  *   attributes) -> dev->dev_lock -> tgt_dev->ua_lock; sess->sess_lock
- *   is taken with none of the spinlocks held.
+ *   is taken with none of the spinlocks held. The ALUA groups' spinlock
+ *   (scst_dg.c) sits between scst_mutex and dev->dev_lock.
  * - dev->dev_lock protects the task set of a device (ORDERED/SIMPLE
  *   accounting, blocked commands), its SPC-2 reservation and its list of
  *   tgt_devs.
