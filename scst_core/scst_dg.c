@@ -39,7 +39,6 @@
 #include <linux/kobject.h>
 #include <linux/sysfs.h>
 #include <linux/slab.h>
-#include <linux/mm.h>
 #include <linux/sched/signal.h>
 
 #include "scst_priv.h"
@@ -1081,10 +1080,13 @@ static void scst_alua_rtpg(struct scst_cmd *cmd)
 	spin_lock_irqsave(&scst_alua_lock, flags);
 	len = scst_rtpg_len(cmd->dev->alua_dg, fmt);
 	spin_unlock_irqrestore(&scst_alua_lock, flags);
-	/* what is built, never more than the allocation length */
+	/*
+	 * What is built, never more than the allocation length; no I/O to
+	 * reclaim memory with, as vdisk's emulation buffers (GFP_NOIO).
+	 */
 	len = min_t(size_t, len, alloc);
-	buf = kvzalloc(max_t(size_t, len, 1), GFP_KERNEL);
-	ids = kmalloc_array(SCST_ALUA_MAX_TG_PORTS, sizeof(*ids), GFP_KERNEL);
+	buf = kzalloc(max_t(size_t, len, 1), GFP_NOIO);
+	ids = kmalloc_array(SCST_ALUA_MAX_TG_PORTS, sizeof(*ids), GFP_NOIO);
 	if (!buf || !ids) {
 		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
 		goto free;
@@ -1115,7 +1117,7 @@ static void scst_alua_rtpg(struct scst_cmd *cmd)
 	scst_copy_to_sg(cmd, buf, min_t(size_t, off, len));
 free:
 	kfree(ids);
-	kvfree(buf);
+	kfree(buf);
 }
 
 /* SPC-4 6.44: SET TARGET PORT GROUPS, applied all or nothing. */
@@ -1135,8 +1137,8 @@ static void scst_alua_stpg(struct scst_cmd *cmd)
 		goto bad;
 	if (len == 0)
 		return;	/* SPC-4 6.44: no data, no change */
-	data = kmalloc(len, GFP_KERNEL);
-	groups = kmalloc_array(SCST_ALUA_MAX_TGS, sizeof(*groups), GFP_KERNEL);
+	data = kmalloc(len, GFP_NOIO);
+	groups = kmalloc_array(SCST_ALUA_MAX_TGS, sizeof(*groups), GFP_NOIO);
 	if (!data || !groups) {
 		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
 		goto free;
