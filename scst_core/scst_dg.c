@@ -1191,11 +1191,11 @@ free:
 }
 
 /**
- * scst_alua_emulated() - whether a command is REPORT or SET TARGET PORT
- *	GROUPS, which the core answers whatever the device handler
+ * scst_alua_tpg_cmd() - whether a command is REPORT or SET TARGET PORT
+ *	GROUPS
  * @cmd: the command
  */
-bool scst_alua_emulated(const struct scst_cmd *cmd)
+bool scst_alua_tpg_cmd(const struct scst_cmd *cmd)
 {
 	return cmd->cdb_len > 1 &&
 	       ((cmd->cdb[0] == SCST_OP_MAINTENANCE_IN &&
@@ -1204,7 +1204,26 @@ bool scst_alua_emulated(const struct scst_cmd *cmd)
 		 (cmd->cdb[1] & 0x1f) == SCST_MO_SET_TPGS));
 }
 
-/* Executes a command scst_alua_emulated() is true for. */
+/**
+ * scst_alua_emulated() - whether the core answers a command as REPORT or
+ *	SET TARGET PORT GROUPS
+ * @cmd: the command
+ *
+ * For a device in a device group, whatever its handler; any other device's
+ * handler has them (a pass-through device's own ALUA, vdisk's INVALID
+ * COMMAND OPERATION CODE: TPGS is 00b).
+ */
+bool scst_alua_emulated(const struct scst_cmd *cmd)
+{
+	return scst_alua_tpg_cmd(cmd) && cmd->dev &&
+	       READ_ONCE(cmd->dev->alua_dg);
+}
+
+/*
+ * Executes a command scst_alua_tpg_cmd() is true for. The device may
+ * have left its group since scst_alua_emulated(): RTPG then reports no
+ * group, STPG is refused.
+ */
 void scst_alua_emulate(struct scst_cmd *cmd)
 {
 	if (cmd->cdb[0] == SCST_OP_MAINTENANCE_IN)

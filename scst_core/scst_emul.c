@@ -158,7 +158,8 @@ bool scst_emulate_cmd(struct scst_cmd *cmd)
 {
 	if (!scst_cmd_core_emulated(cmd))
 		return false;
-	if (scst_alua_emulated(cmd)) {
+	/* not scst_alua_emulated() again: the device may leave its group */
+	if (scst_alua_tpg_cmd(cmd)) {
 		scst_alua_emulate(cmd);
 		scst_cmd_exec_done(cmd);
 		return true;

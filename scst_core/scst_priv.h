@@ -216,6 +216,7 @@ void scst_dg_exit(void);
 void scst_dg_dev_removed(struct scst_device *dev);
 void scst_dg_tgt_removed(struct scst_tgt *tgt);
 u32 scst_alua_check_cmd(struct scst_cmd *cmd);
+bool scst_alua_tpg_cmd(const struct scst_cmd *cmd);
 bool scst_alua_emulated(const struct scst_cmd *cmd);
 void scst_alua_emulate(struct scst_cmd *cmd);
 

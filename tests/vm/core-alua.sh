@@ -300,6 +300,13 @@ assert_eq "$(ls $TG2 | LC_ALL=C sort | tr '\n' ' ')" "group_id mgmt preferred re
 mgmt $DG/devices/mgmt "del disk0"
 [ ! -e $DG/devices/disk0 ] || fail "devices/disk0 still there after del"
 grep -q 'TPGS=0' <<< "$(sg_inq "$sg_a")" || fail "TPGS not 0 after leaving the device group"
+# in no device group, RTPG and STPG are the handler's: vdisk has neither
+out=$(sg_raw -r 64 "$sg_a" a3 0a 00 00 00 00 00 00 00 40 00 00 2>&1) &&
+	fail "RTPG of a device in no device group succeeded"
+grep -qi 'invalid command operation code' <<< "$out" || fail "RTPG in no group: $out"
+out=$(stpg_raw "$sg_a" 00 00 00 00 00 00 00 01) && fail "STPG of a device in no device group succeeded"
+grep -qi 'invalid command operation code' <<< "$out" || fail "STPG in no group: $out"
+read10 "$sg_a" > /dev/null || fail "READ after leaving the device group failed"
 mgmt $DG/devices/mgmt "add disk0"
 mgmt $SCST/targets/scst_local/mgmt "del_target tgt_a"
 mgmt $SCST/handlers/vdisk_nullio/mgmt "del_device disk0"
