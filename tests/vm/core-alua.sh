@@ -184,9 +184,12 @@ for bad in "0e 00 00 02:4 bit 3" "0f 00 00 02:4 bit 3" "04 00 00 02:4 bit 3" \
 	assert_eq "$(attr_value $TG1/state)/$(attr_value $TG2/state)" standby/active "states after STPG ${bad%%:*}"
 done
 expect_no_ua "$sg_a" "refused STPGs"
-# a good one through sg_raw too, back and forth
-stpg_raw "$sg_b" 00 00 00 00 01 00 00 02 > /dev/null || fail "STPG nonoptimized refused"
+# good ones through sg_raw too: from the standby path A (SPC-4 admits
+# STPG there), then back from path B
+stpg_raw "$sg_a" 00 00 00 00 01 00 00 02 > /dev/null || fail "STPG nonoptimized through the standby path refused"
 assert_eq "$(attr_value $TG2/state)" nonoptimized "tg2 after STPG nonoptimized"
+expect_ua "$sg_b" "STPG from the standby path A"
+expect_no_ua "$sg_a" "STPG from the standby path A, its own path"
 stpg_raw "$sg_b" 00 00 00 00 00 00 00 02 > /dev/null || fail "STPG active refused"
 assert_eq "$(attr_value $TG2/state)" active "tg2 after STPG active"
 expect_ua "$sg_a" "STPG from path B"
