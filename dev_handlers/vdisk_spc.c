@@ -200,6 +200,8 @@ static void vdisk_fill_inq_params(struct scst_cmd *cmd,
 	p->id = vdev->id;
 	p->t10_dev_id = vdev->t10_dev_id;
 	p->rel_tgt_id = cmd->sess->tgt->rel_tgt_id;
+	/* ALUA (SPC-4 5.16): TPGS and the port's target port group */
+	scst_alua_inq_info(cmd, &p->tpgs, &p->tpg_id);
 	p->thin_provisioned = thin;
 	p->rotational = vdev->rotational;
 	p->write_cache = !vdev->nv_cache;

@@ -14,6 +14,7 @@
  */
 
 #include <scst_cdb.h>
+#include <scst_alua.h>
 
 /* SAM-5 §5.2: CONTROL byte, NACA bit; we do not support ACA. */
 #define CDB_CONTROL_NACA	0x04
@@ -376,6 +377,25 @@ static int chk_rsoc(const struct scst_cdb_ctx *c)
 	return 0;
 }
 
+/* SPC-4 §6.36.1: PARAMETER DATA FORMAT 000b (length) or 001b (extended). */
+static int chk_rtpg(const struct scst_cdb_ctx *c)
+{
+	if ((c->cdb[1] >> 5) > SCST_RTPG_FMT_EXTENDED)
+		return cdb_invalid(c->err, 1, 7);
+	return 0;
+}
+
+/*
+ * SPC-4 §6.44: at most one descriptor per target port group a device
+ * group may have (SCST_STPG_MAX_LEN), refused before a buffer exists.
+ */
+static int chk_stpg(const struct scst_cdb_ctx *c)
+{
+	if (c->info->bufflen > SCST_STPG_MAX_LEN)
+		return cdb_invalid(c->err, 6, -1);
+	return 0;
+}
+
 /*
  * SPC-2 §7.21, §7.22, §7.17, §7.18: RESERVE and RELEASE(6/10) of the whole
  * logical unit only: third-party reservations (3RDPTY, LONGID) and the
@@ -638,12 +658,28 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.usage = { 0xa0, 0x00, 0xff, 0x00, 0x00, 0x00, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
+		.name = "REPORT TARGET PORT GROUPS", .opcode = 0xa3,
+		.sa = SCST_MI_REPORT_TPGS, .cdb_len = 12,
+		.dir = SCST_CDB_DIR_READ,
+		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
+		.len_off = 6, .len_len = 4, .check = chk_rtpg,
+		.usage = { 0xa3, 0xea, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff,
+			   0xff, 0xff, 0x00, 0x04 },
+	}, {
 		.name = "REPORT SUPPORTED OPERATION CODES", .opcode = 0xa3,
 		.sa = SCST_MI_REPORT_SUPPORTED_OPCODES, .cdb_len = 12,
 		.dir = SCST_CDB_DIR_READ,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
 		.len_off = 6, .len_len = 4, .check = chk_rsoc,
 		.usage = { 0xa3, 0x0c, 0x87, 0xff, 0xff, 0xff, 0xff, 0xff,
+			   0xff, 0xff, 0x00, 0x04 },
+	}, {
+		.name = "SET TARGET PORT GROUPS", .opcode = 0xa4,
+		.sa = SCST_MO_SET_TPGS, .cdb_len = 12,
+		.dir = SCST_CDB_DIR_WRITE,
+		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
+		.len_off = 6, .len_len = 4, .check = chk_stpg,
+		.usage = { 0xa4, 0x0a, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
 		.name = "READ(12)", .opcode = 0xa8, .cdb_len = 12,

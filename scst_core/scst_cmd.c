@@ -501,6 +501,14 @@ static int scst_init_cmd(struct scst_cmd *cmd)
 		scst_set_cmd_error(cmd, ua);
 		return SCST_CMD_STATE_XMIT;
 	}
+	/* SPC-4 5.16.2.4: only devices in an ALUA device group pay for it */
+	if (unlikely(READ_ONCE(cmd->dev->alua_dg))) {
+		ua = scst_alua_check_cmd(cmd);
+		if (ua) {
+			scst_set_cmd_error(cmd, ua);
+			return SCST_CMD_STATE_XMIT;
+		}
+	}
 
 	if (cmd->dev->handler->parse)
 		ret = cmd->dev->handler->parse(cmd);

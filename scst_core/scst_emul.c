@@ -34,6 +34,8 @@ EXPORT_SYMBOL_GPL(scst_set_cmd_error_from);
 
 bool scst_cmd_core_emulated(const struct scst_cmd *cmd)
 {
+	if (scst_alua_emulated(cmd))
+		return true;	/* REPORT/SET TARGET PORT GROUPS, scst_dg.c */
 	switch (cmd->cdb[0]) {
 	case REPORT_LUNS:
 	case REQUEST_SENSE:
@@ -156,6 +158,12 @@ bool scst_emulate_cmd(struct scst_cmd *cmd)
 {
 	if (!scst_cmd_core_emulated(cmd))
 		return false;
+	/* not scst_alua_emulated() again: the device may leave its group */
+	if (scst_alua_tpg_cmd(cmd)) {
+		scst_alua_emulate(cmd);
+		scst_cmd_exec_done(cmd);
+		return true;
+	}
 	switch (cmd->cdb[0]) {
 	case REPORT_LUNS:
 		scst_report_luns(cmd);

@@ -277,6 +277,7 @@ void scst_unregister_virtual_device(struct scst_device *dev)
 	struct scst_dev_type *dt = dev->handler;
 
 	mutex_lock(&scst_mutex);
+	scst_dg_dev_removed(dev);
 	scst_dev_remove_luns(dev);
 	list_del(&dev->list_entry);
 	list_del(&dev->handler_entry);

@@ -29,7 +29,8 @@
  *   for tgt_dev references, could deadlock).
  * - Order: scst_mutex -> dev->dev_mutex (per-initiator pools, threads
  *   attributes) -> dev->dev_lock -> tgt_dev->ua_lock; sess->sess_lock
- *   is taken with none of the spinlocks held.
+ *   is taken with none of the spinlocks held. The ALUA groups' spinlock
+ *   (scst_dg.c) sits between scst_mutex and dev->dev_lock.
  * - dev->dev_lock protects the task set of a device (ORDERED/SIMPLE
  *   accounting, blocked commands), its SPC-2 reservation and its list of
  *   tgt_devs.
@@ -208,6 +209,16 @@ bool scst_cmd_core_emulated(const struct scst_cmd *cmd);
 bool scst_emulate_cmd(struct scst_cmd *cmd);
 void scst_emulate_no_lun(struct scst_cmd *cmd);
 bool scst_check_reservation(struct scst_cmd *cmd);
+
+/* scst_dg.c: ALUA device and target groups (SPC-4 5.16) */
+int scst_dg_init(struct kobject *root);
+void scst_dg_exit(void);
+void scst_dg_dev_removed(struct scst_device *dev);
+void scst_dg_tgt_removed(struct scst_tgt *tgt);
+u32 scst_alua_check_cmd(struct scst_cmd *cmd);
+bool scst_alua_tpg_cmd(const struct scst_cmd *cmd);
+bool scst_alua_emulated(const struct scst_cmd *cmd);
+void scst_alua_emulate(struct scst_cmd *cmd);
 
 /* scst_tm.c: task management */
 void scst_abort_sess_cmds_and_wait(struct scst_session *sess);

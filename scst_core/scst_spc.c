@@ -173,6 +173,7 @@ int scst_build_std_inquiry(const struct scst_inq_params *p, u8 *buf,
 	out_u8(&o, 2, INQ_VERSION_SPC4);
 	out_u8(&o, 3, INQ_HISUP_RDF2);
 	out_u8(&o, 4, SCST_INQ_STD_LEN - 5);
+	out_u8(&o, 5, p->tpgs & 0x30);	/* TPGS, SPC-4 §6.6.2 */
 	out_u8(&o, 7, INQ_CMDQUE);
 	out_ascii(&o, INQ_VENDOR, p->vendor, 8);
 	out_ascii(&o, INQ_PRODUCT, p->product, 16);

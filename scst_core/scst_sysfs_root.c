@@ -215,8 +215,13 @@ int scst_sysfs_init(void)
 						    scst_root_kobj);
 	if (!scst_handlers_kobj)
 		goto put_devices;
+	ret = scst_dg_init(scst_root_kobj);
+	if (ret)
+		goto put_handlers;
 	return 0;
 
+put_handlers:
+	kobject_put(scst_handlers_kobj);
 put_devices:
 	kobject_put(scst_devices_kobj);
 put_targets:
@@ -229,6 +234,7 @@ put_root:
 
 void scst_sysfs_exit(void)
 {
+	scst_dg_exit();
 	kobject_put(scst_handlers_kobj);
 	kobject_put(scst_devices_kobj);
 	kobject_put(scst_targets_kobj);

@@ -898,6 +898,7 @@ void scst_unregister_target(struct scst_tgt *tgt)
 
 	mutex_lock(&scst_mutex);
 	list_del(&tgt->tgtt_entry);
+	scst_dg_tgt_removed(tgt);
 	list_for_each_entry_safe(acg, tmp, &tgt->acg_list, tgt_entry)
 		scst_del_acg(acg);
 	scst_acg_clear_luns(tgt->default_acg);

@@ -97,6 +97,7 @@ struct scst_tgt_dev;
 struct scst_acg;
 struct scst_lun_map;
 struct scst_ini_pool;
+struct scst_dg;
 
 /* Threads values of devices/<dev>/threads_pool_type */
 enum scst_threads_pool_type {
@@ -309,6 +310,8 @@ struct scst_device {
 	struct list_head ini_pools;		/* per_initiator; dev_mutex */
 	unsigned int nr_ini_pools;
 	struct completion kobj_released;
+	/* ALUA device group (scst_dg.c), NULL: none; scst_alua_lock */
+	struct scst_dg *alua_dg;
 };
 
 /**
@@ -339,6 +342,8 @@ struct scst_tgt_dev {
 	atomic_t cmd_count;
 	struct rcu_work unmap_work;		/* drops the map's reference */
 	struct work_struct free_work;		/* runs on the last reference */
+	/* ALUA state of its port's group << 0, generation << 8 (scst_dg.c) */
+	unsigned long alua_cache;
 };
 
 /**
@@ -579,6 +584,8 @@ struct scst_device *scst_register_virtual_device(struct scst_dev_type *dt,
 void scst_unregister_virtual_device(struct scst_device *dev);
 void scst_dev_capacity_changed(struct scst_device *dev);
 unsigned int scst_get_setup_id(void);
+/* ALUA fields of INQUIRY data (scst_dg.c): TPGS, TARGET PORT GROUP */
+void scst_alua_inq_info(struct scst_cmd *cmd, u8 *tpgs, u16 *tpg_id);
 void scst_dev_mode_params_changed(struct scst_device *dev,
 				  struct scst_tgt_dev *except);
 

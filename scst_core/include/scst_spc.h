@@ -66,6 +66,8 @@
  * @rel_tgt_id: RELATIVE TARGET PORT IDENTIFIER, 0: no such designator
  * @tgt_port_name: SCSI name string of the target port, or NULL
  * @tpg_id: TARGET PORT GROUP, 0: no such designator
+ * @tpgs: TPGS field of standard INQUIRY data (SPC-4 §6.6.2), already in
+ *	bits 5-4 (SCST_INQ_TPGS_*, scst_alua.h); 0: no ALUA
  * @piv: @protocol_id is valid in the target port designators
  * @protocol_id: PROTOCOL IDENTIFIER, e.g. SCST_PROTO_ID_SRP
  * @thin_provisioned: logical block provisioning management enabled
@@ -101,6 +103,7 @@ struct scst_inq_params {
 	u16 rel_tgt_id;
 	const char *tgt_port_name;
 	u16 tpg_id;
+	u8 tpgs;
 	bool piv;
 	u8 protocol_id;
 	bool thin_provisioned;

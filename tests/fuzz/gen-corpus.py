@@ -277,6 +277,31 @@ for i, t in enumerate(x for x in c_strings(os.path.join(
     seed('pr_file', 'unit-%02d' % i, t)
 
 
+# ---- alua_stpg: groups, RTPG format and length, a CDB, an STPG list ----
+def alua(groups, fmt, alloc, cdb, plen, lst):
+    g = bytes([len(groups)])
+    for gid, st, nports in groups:
+        g += be16(gid) + bytes([st, nports])
+    return (g + bytes([fmt]) + be16(alloc) + bytes(cdb).ljust(16, b'\0') +
+            be16(plen) + bytes(lst))
+
+
+TWO = [(1, 0, 1), (2, 2, 2)]
+seed('alua_stpg', 'switch', alua(TWO, 0, 4096, [0x28], 12,
+                                 [0, 0, 0, 0, 2, 0, 0, 1, 0, 0, 0, 2]))
+seed('alua_stpg', 'extended-cut', alua(TWO, 1, 10, [0xa3, 0x0a], 8,
+                                       [0, 0, 0, 0, 1, 0, 0, 2]))
+seed('alua_stpg', 'offline-refused', alua(TWO, 0, 64, [0x00], 8,
+                                          [0, 0, 0, 0, 0x0e, 0, 0, 2]))
+seed('alua_stpg', 'unknown-group', alua(TWO, 0, 64, [0x12], 8,
+                                        [0, 0, 0, 0, 0, 0, 0, 9]))
+seed('alua_stpg', 'short-list', alua(TWO, 0, 64, [0xa4, 0x0a], 10,
+                                     [0, 0, 0, 0, 0, 0, 0, 1, 0, 0]))
+seed('alua_stpg', 'transitioning', alua([(1, 0x0f, 1), (2, 3, 0)], 0, 32,
+                                        [0x3c, 0x0a], 8,
+                                        [0, 0, 0, 0, 0, 0, 0, 1]))
+
+
 def main():
     for h, items in seeds.items():
         d = os.path.join(top, 'corpus', h)

@@ -170,6 +170,12 @@ static const struct good_case good_cases[] = {
 	{ "RSOC", { 0xa3, 0x0c, 0x00, 0, 0, 0, 0, 0, 0x10, 0x00 }, 12, 0, 9,
 	  "REPORT SUPPORTED OPERATION CODES", 0x0c, IN,
 	  SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN, .bufflen = 4096 },
+	{ "RTPG extended", { 0xa3, 0x2a, 0, 0, 0, 0, 0, 0, 0x04, 0x00 }, 12,
+	  0, 9, "REPORT TARGET PORT GROUPS", 0x0a, IN,
+	  SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN, .bufflen = 1024 },
+	{ "STPG 8 bytes", { 0xa4, 0x0a, 0, 0, 0, 0, 0, 0, 0, 8 }, 12, 0, 9,
+	  "SET TARGET PORT GROUPS", 0x0a, OUT,
+	  SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST, .bufflen = 8 },
 	{ "RSOC one command RCTD", { 0xa3, 0x0c, 0x82, 0x9e, 0, 0x10, 0, 0, 0,
 	  0xff }, 12, 5, 9, "REPORT SUPPORTED OPERATION CODES", 0x0c, IN,
 	  SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN, .bufflen = 255 },
@@ -210,7 +216,10 @@ static const struct bad_case bad_cases[] = {
 	{ "READ CAPACITY(16) on a CD-ROM", { 0x9e, 0x10 }, 16, 5, 11, INV_OP,
 	  0, -1 },
 	{ "SERVICE ACTION IN 13h", { 0x9e, 0x13 }, 16, 0, 9, INV_FLD, 1, 4 },
-	{ "MAINTENANCE IN 0Ah", { 0xa3, 0x0a }, 12, 0, 9, INV_FLD, 1, 4 },
+	{ "MAINTENANCE IN 05h", { 0xa3, 0x05 }, 12, 0, 9, INV_FLD, 1, 4 },
+	{ "RTPG format 010b", { 0xa3, 0x4a }, 12, 0, 9, INV_FLD, 1, 7 },
+	{ "STPG 261 bytes", { 0xa4, 0x0a, 0, 0, 0, 0, 0, 0, 0x01, 0x05 }, 12, 0,
+	  9, INV_FLD, 6, -1 },
 	{ "empty CDB", { 0 }, 0, 0, 9, INV_FLD, -1, -1 },
 	{ "READ(10) in 6 bytes", { 0x28 }, 6, 0, 9, INV_FLD, -1, -1 },
 	{ "READ(16) in 10 bytes", { 0x88 }, 10, 0, 9, INV_FLD, -1, -1 },
@@ -374,7 +383,7 @@ static void test_decode_bad(void **state)
  */
 static void test_decode_unknown_sa(void **state)
 {
-	const u8 sai[16] = { 0x9e, 0x13 }, mi[12] = { 0xa3, 0x0a };
+	const u8 sai[16] = { 0x9e, 0x13 }, mi[12] = { 0xa3, 0x05 };
 	const u8 msel[6] = { 0x15, 0x00, 0, 0, 0x10, 0 };
 	const u8 vendor[6] = { 0xc0 };
 	struct scst_cdb_info info;
@@ -630,8 +639,8 @@ static void test_inquiry_cdb(void **state)
 /* ---------------------------------------------------------------------- */
 
 /* Commands in our table: all for disks, the SPC ones for other types. */
-#define RSOC_DISK_CMDS		40
-#define RSOC_OTHER_CMDS		14
+#define RSOC_DISK_CMDS		42
+#define RSOC_OTHER_CMDS		16
 
 static int rsoc(u8 opts, u8 op, u16 sa, u8 dev_type, u8 *buf, size_t len,
 		struct scst_cdb_err *err)

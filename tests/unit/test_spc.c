@@ -114,6 +114,16 @@ static void test_std_inquiry(void **state)
 	assert_memory_equal(buf + 8, "A B     a product name l    ", 28);
 	assert_bytes(buf + 58, (const u8[]){ 0x00, 0xa0, 0x04, 0x60, 0, 0 },
 		     6);
+	assert_int_equal(buf[5], 0x00);
+
+	/* SPC-4 6.6.2: TPGS in byte 5 bits 5-4, nothing else there */
+	p.tpgs = 0x30;
+	assert_int_equal(scst_build_std_inquiry(&p, buf, sizeof(buf)),
+			 SCST_INQ_STD_LEN);
+	assert_int_equal(buf[5], 0x30);
+	p.tpgs = 0xff;
+	scst_build_std_inquiry(&p, buf, sizeof(buf));
+	assert_int_equal(buf[5], 0x30);
 }
 
 static void test_inquiry_no_lun(void **state)
