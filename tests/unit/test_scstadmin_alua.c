@@ -534,6 +534,20 @@ static void test_diff_skipped_handler(void **state)
 		    "-- device f1 of device group dg1 skipped: its handler is not loaded\n");
 }
 
+/* a target of a driver that is not loaded is not taken for a remote one */
+static void test_diff_skipped_driver(void **state)
+{
+	(void)state;
+	expect_plan(HND DRV "TARGET_DRIVER ib_srpt {\n TARGET gid1\n}\n"
+		    "DEVICE_GROUP dg1 {\n TARGET_GROUP tg1 {\n"
+		    "  TARGET gid1\n  TARGET t1\n }\n}\n", live_base(true),
+		    "device_groups/mgmt: create dg1\n"
+		    "device_groups/dg1/target_groups/mgmt: create tg1\n"
+		    "device_groups/dg1/target_groups/tg1/mgmt: add t1\n"
+		    "-- target driver 'ib_srpt' is not loaded (no targets/ib_srpt in the management tree): TARGET_DRIVER ib_srpt (line 9) skipped\n"
+		    "-- target gid1 of target group tg1 skipped: its target driver is not loaded\n");
+}
+
 /* ---- the command line on SCST's sysfs layout --------------------------- */
 
 #define DGD	"device_groups/dg1/"
@@ -612,6 +626,17 @@ static const struct opt_case cases[] = {
 	  .conf = LIVE_CONF "TARGET_DRIVER ib_srpt {\n}\n"
 		  "DEVICE_GROUP dg1 {\n\tTARGET_GROUP tg1 {\n\t\tgroup_id 70000\n\t}\n}\n",
 	  .rc = EXIT_CONFIG, .err = "expected 1 to 65535" },
+	{ "clear_config removes the device groups",
+	  A("-clear_config", "-force", "-noprompt"), .prep = prep_scst_alua,
+	  .out = "-> remove device group dg1",
+	  .file = "device_groups/mgmt", .content = "del dg1\n" },
+	{ "check_config: the plan of a state change",
+	  A("-check_config", "@CONF"), .prep = prep_scst_alua,
+	  .conf = LIVE_CONF
+		  "DEVICE_GROUP dg1 {\n\tDEVICE n1\n\tTARGET_GROUP tg1 {\n"
+		  "\t\tgroup_id 1\n\t\tstate offline\n\t\tTARGET gid1\n"
+		  "\t\tTARGET peer {\n\t\t\trel_tgt_id 5\n\t\t}\n\t}\n}\n",
+	  .out = "would set target group tg1 attribute state=offline\n" },
 	{ "set_tgrp_attr state",
 	  A("-set_tgrp_attr", "tg1", "-dev_group", "dg1", "-attributes",
 	    "state=nonoptimized"), .prep = prep_scst_alua,
@@ -683,6 +708,7 @@ int main(void)
 		cmocka_unit_test(test_diff_no_alua),
 		cmocka_unit_test(test_diff_ttgt_attrs),
 		cmocka_unit_test(test_diff_skipped_handler),
+		cmocka_unit_test(test_diff_skipped_driver),
 	};
 
 	return run_cases("scstadmin_alua", cases,

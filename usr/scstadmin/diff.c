@@ -7,6 +7,10 @@
  * (targets disabled, initiators, LUNs, groups, targets, devices), then
  * SCST and handler attributes, devices, driver attributes, targets,
  * groups, initiators, LUNs, other attributes, and targets enabled last.
+ * ALUA (device_groups/) goes in the group phases: its removals before
+ * targets and devices are deleted, its device groups, members and
+ * target groups after devices and targets exist and before LUNs are
+ * added, their attributes with the other attributes.
  *
  * SCST's rule for -config: it adds and changes what the file says, and
  * removes nothing live that the file lacks unless -force is given. Every
@@ -959,6 +963,19 @@ static void diff_ttgt_attrs(struct dctx *c, const struct target *wt,
 		   NULL, NULL);
 }
 
+/* Whether @name is a target of a TARGET_DRIVER that is not loaded. */
+static bool skipped_driver_target(const struct dctx *c, const char *name)
+{
+	for (size_t i = 0; i < c->want->drivers.n; i++) {
+		const struct driver *d = c->want->drivers.v[i];
+
+		if (!tree_find_driver(c->live, d->name) &&
+		    driver_find_target(d, name))
+			return true;
+	}
+	return false;
+}
+
 /*
  * group_id 0 is what a target group never given one shows (and what
  * -write_config then saves); SCST's store refuses 0, so it is not
@@ -992,6 +1009,18 @@ static void diff_tgroup(struct dctx *c, const char *gdir,
 		char *tdir = xasprintf("%s/%s", dir, wt->name);
 		char *tw = xasprintf("target %s of %s", wt->name, what);
 
+		/*
+		 * A target of a driver the file names but that is not
+		 * loaded: added now, SCST would take it for another
+		 * system's target, and keep it so once the driver loads.
+		 */
+		if (!lt && skipped_driver_target(c, wt->name)) {
+			warn(c, "%s skipped: its target driver is not loaded",
+			     tw);
+			free(tw);
+			free(tdir);
+			continue;
+		}
 		/* SCST: a target is in one target group of a device group */
 		for (size_t j = 0; !lt && lg && j < lg->tgroups.n; j++)
 			if (lg->tgroups.v[j] != l &&
