@@ -5,7 +5,8 @@
  * its exact message), the writer's round trip (parse(write(x)) == x,
  * and a difference is seen), the reconciliation diff as the list of
  * sysfs writes it makes (order, -force marks, moves, re-created
- * devices, ALUA missing), and the command line on a fake tree laid out
+ * devices, ALUA missing), the apply step writing them into a fake
+ * tree, and the command line on a fake tree laid out
  * as SCST's sysfs (a target of this system is a link in its target
  * group, another system's a directory with rel_tgt_id).
  */
@@ -692,6 +693,63 @@ static const struct opt_case cases[] = {
 	  .err = "is not supported by the running modules" },
 };
 
+/*
+ * The apply step on the writes of a new device group: the fake tree has
+ * the files the kernel would make on each "create" (a fake tree does
+ * not make them), the live tree is the one before. Each mgmt file gets
+ * its commands in order; an attribute equal to the file's is not
+ * written (preferred), group_id 0 is never written, others are.
+ */
+static void test_apply_fake_tree(void **state)
+{
+	struct tree *want = parse_ok(
+		HND DRV "DEVICE_GROUP dg1 {\n DEVICE d1\n"
+		" TARGET_GROUP tg1 {\n  group_id 3\n  preferred 0\n"
+		"  state standby\n  TARGET t1\n  TARGET peer { rel_tgt_id 9 }\n }\n"
+		" TARGET_GROUP tg2 {\n  group_id 0\n }\n}\n");
+	struct tree *live = live_base(true);
+	action_vec acts = { 0 };
+	str_vec warns = { 0 };
+	struct apply_result res;
+	struct sysfs sys;
+	char err[256];
+
+	(void)state;
+	fake_put(DGD "devices/mgmt", "");
+	fake_put("device_groups/mgmt", "");
+	fake_put(DGD "target_groups/mgmt", "");
+	fake_put(TGD "mgmt", "");
+	fake_put(TGD "group_id", "0\n[key]\n");
+	fake_put(TGD "preferred", "0\n[key]\n");
+	fake_put(TGD "state", "active\n[key]\n");
+	fake_put(TGD "peer/rel_tgt_id", "0\n[key]\n");
+	fake_put(DGD "target_groups/tg2/mgmt", "");
+	fake_put(DGD "target_groups/tg2/group_id", "0\n[key]\n");
+	assert_int_equal(diff_trees(want, live, NULL, &acts, &warns, err,
+				    sizeof(err)), 0);
+	assert_int_equal(sysfs_open(&sys, fake_root), 0);
+	assert_int_equal(apply_actions(&sys, &acts, false, false, &res),
+			 EXIT_OK);
+	check_file("device_groups/mgmt", "create dg1\n");
+	check_file(DGD "devices/mgmt", "add d1\n");
+	check_file(DGD "target_groups/mgmt", "create tg1\ncreate tg2\n");
+	check_file(TGD "mgmt", "add t1\nadd peer\n");
+	check_file(TGD "group_id", "3\n");
+	check_file(TGD "preferred", "0\n[key]\n");
+	check_file(TGD "state", "standby\n");
+	check_file(TGD "peer/rel_tgt_id", "9\n");
+	check_file(DGD "target_groups/tg2/group_id", "0\n[key]\n");
+	assert_int_equal(res.failed, 0);
+	assert_int_equal(res.skipped, 1);
+	assert_int_equal(res.not_forced, 0);
+	assert_int_equal(warns.n, 0);
+	sysfs_close(&sys);
+	actions_free(&acts);
+	strs_free(&warns);
+	tree_free(want);
+	tree_free(live);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest pure[] = {
@@ -709,6 +767,8 @@ int main(void)
 		cmocka_unit_test(test_diff_ttgt_attrs),
 		cmocka_unit_test(test_diff_skipped_handler),
 		cmocka_unit_test(test_diff_skipped_driver),
+		cmocka_unit_test_setup_teardown(test_apply_fake_tree,
+						fake_setup, fake_teardown),
 	};
 
 	return run_cases("scstadmin_alua", cases,
