@@ -140,6 +140,15 @@ static const struct bad_case bad_cases[] = {
 	  "t.conf:11:9: unexpected end of line: expected a target name after TARGET" },
 	{ TG("  TARGET \"a b\"\n"),
 	  "t.conf:11:3: bad TARGET name 'a b': contains a blank, ';' or a control character" },
+	/* names that are files beside them in the tree */
+	{ TG("  TARGET state\n"),
+	  "t.conf:11:3: bad TARGET name 'state': it is the name of a file beside it in the management tree" },
+	{ TG("  TARGET mgmt\n"),
+	  "t.conf:11:3: bad TARGET name 'mgmt': it is the name of a file beside it in the management tree" },
+	{ DG(" TARGET_GROUP mgmt\n"),
+	  "t.conf:10:2: bad TARGET_GROUP name 'mgmt': it is the name of a file beside it in the management tree" },
+	{ HND "DEVICE_GROUP mgmt {\n}\n",
+	  "t.conf:5:1: bad DEVICE_GROUP name 'mgmt': it is the name of a file beside it in the management tree" },
 	/* one target in two target groups of a device group (SCST: EEXIST) */
 	{ DG(" TARGET_GROUP a {\n  TARGET t1\n }\n TARGET_GROUP b {\n  TARGET t1\n }\n"),
 	  "t.conf:14:3: TARGET 't1' is in TARGET_GROUP 'b' and in TARGET_GROUP 'a' (line 11) of DEVICE_GROUP 'dg': a target belongs to one target group of a device group" },
@@ -180,6 +189,41 @@ static const struct bad_case bad_cases[] = {
 	{ HND "TARGET_GROUP tg {\n}\n",
 	  "t.conf:5:1: unknown section keyword 'TARGET_GROUP': expected HANDLER, TARGET_DRIVER or DEVICE_GROUP" },
 };
+
+/* 255 targets fit a target group (SPC-4 6.37: one byte), 256 do not */
+static void test_parse_tg_ports(void **state)
+{
+	char *text = xstrdup(HND "DEVICE_GROUP dg {\n TARGET_GROUP tg {\n");
+	char err[512];
+	struct tree *t;
+
+	(void)state;
+	for (int i = 0; i < 256; i++) {
+		char *n = xasprintf("%s  TARGET p%d\n", text, i);
+
+		free(text);
+		text = n;
+		if (i == 254) {
+			char *ok = xasprintf("%s }\n}\n", text);
+
+			t = conf_parse("t.conf", ok, err, sizeof(err));
+			if (!t)
+				fail_msg("255 targets: %s", err);
+			tree_free(t);
+			free(ok);
+		}
+	}
+	{
+		char *bad = xasprintf("%s }\n}\n", text);
+
+		t = conf_parse("t.conf", bad, err, sizeof(err));
+		assert_null(t);
+		assert_string_equal(err,
+			"t.conf:262:3: TARGET_GROUP 'tg' has more than 255 targets: REPORT TARGET PORT GROUPS counts them in one byte");
+		free(bad);
+	}
+	free(text);
+}
 
 static void test_parse_bad(void **state)
 {
@@ -755,6 +799,7 @@ int main(void)
 	static const struct CMUnitTest pure[] = {
 		cmocka_unit_test(test_parse_good),
 		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_parse_tg_ports),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_equal_sees_changes),
 		cmocka_unit_test(test_diff_create),

@@ -256,13 +256,49 @@ static int check_ttgt_attr(const struct attr *a, const char *t,
 	return 0;
 }
 
+/*
+ * The most targets (ports) a target group can have: REPORT TARGET PORT
+ * GROUPS gives their number in the one-byte TARGET PORT COUNT field of
+ * the group's descriptor (SPC-4 6.37, table 272).
+ */
+#define ALUA_MAX_TG_TARGETS	255
+
+/*
+ * A name that is also a file next to it in SCST's tree: a target group
+ * or device group "mgmt" (beside target_groups/mgmt, device_groups/mgmt),
+ * a target group target "mgmt", "group_id", "preferred" or "state".
+ */
+static int alua_reserved(const char *kind, const char *name, bool tgt,
+			 int line, int col, const char *fname, char *err,
+			 size_t errlen)
+{
+	static const char *const files[] = {
+		"mgmt", "group_id", "preferred", "state", NULL,
+	};
+
+	for (const char *const *p = files; *p && (tgt || p == files); p++)
+		if (!strcmp(name, *p))
+			return cerr(err, errlen, fname, line, col,
+				    "bad %s name '%s': it is the name of a file beside it in the management tree",
+				    kind, name);
+	return 0;
+}
+
 static int check_tgroup(const struct tgt_group *g, const char *fname,
 			char *err, size_t errlen)
 {
 	if (check_name("TARGET_GROUP", g->name, g->line, g->col, fname, err,
 		       errlen) ||
+	    alua_reserved("TARGET_GROUP", g->name, false, g->line, g->col,
+			  fname, err, errlen) ||
 	    check_attrs(&g->attrs, fname, err, errlen))
 		return -1;
+	if (g->targets.n > ALUA_MAX_TG_TARGETS)
+		return cerr(err, errlen, fname,
+			    g->targets.v[ALUA_MAX_TG_TARGETS]->line,
+			    g->targets.v[ALUA_MAX_TG_TARGETS]->col,
+			    "TARGET_GROUP '%s' has more than %d targets: REPORT TARGET PORT GROUPS counts them in one byte",
+			    g->name, ALUA_MAX_TG_TARGETS);
 	for (size_t i = 0; i < g->attrs.n; i++) {
 		const struct attr *a = &g->attrs.v[i];
 
@@ -279,6 +315,8 @@ static int check_tgroup(const struct tgt_group *g, const char *fname,
 
 		if (check_name("TARGET", t->name, t->line, t->col, fname, err,
 			       errlen) ||
+		    alua_reserved("TARGET", t->name, true, t->line, t->col,
+				  fname, err, errlen) ||
 		    check_attrs(&t->attrs, fname, err, errlen))
 			return -1;
 		for (size_t j = 0; j < t->attrs.n; j++)
@@ -377,6 +415,8 @@ static int check_dgroups(const struct tree *t, const char *fname,
 
 		if (check_name("DEVICE_GROUP", g->name, g->line, g->col, fname,
 			       err, errlen) ||
+		    alua_reserved("DEVICE_GROUP", g->name, false, g->line,
+				  g->col, fname, err, errlen) ||
 		    check_attrs(&g->attrs, fname, err, errlen))
 			return -1;
 		for (size_t j = 0; j < i; j++)
