@@ -5,8 +5,8 @@
  * trees), so the live tree is made without a sysfs tree: a second file,
  * parsed, then given what only a tree read from sysfs has (which
  * attributes are writable, whether a driver can add targets, sessions,
- * a handler's add_device parameters) from a generator seeded by the
- * input.
+ * a handler's add_device parameters, whether device_groups/ exists)
+ * from a generator seeded by the input.
  *
  * Checked: the actions are in phase order, each with a path relative to
  * the sysfs root that stays inside it, a text and a description; and a
@@ -84,6 +84,20 @@ static void make_live(struct tree *t, uint32_t *s, bool self)
 					attrs_live(&g->luns.v[l]->attrs, s,
 						   self);
 			}
+		}
+	}
+	/* ALUA: device_groups/ present or not (a self-diff has it) */
+	t->has_alua = self || (rnd(s) & 1);
+	for (size_t i = 0; i < t->dgroups.n; i++) {
+		struct dev_group *g = t->dgroups.v[i];
+
+		attrs_live(&g->attrs, s, self);
+		for (size_t j = 0; j < g->tgroups.n; j++) {
+			struct tgt_group *tg = g->tgroups.v[j];
+
+			attrs_live(&tg->attrs, s, self);
+			for (size_t k = 0; k < tg->targets.n; k++)
+				attrs_live(&tg->targets.v[k]->attrs, s, self);
 		}
 	}
 }

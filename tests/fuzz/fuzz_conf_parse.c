@@ -4,7 +4,8 @@
  * as scstadmin reads it. A file that parses must survive a round trip:
  * written back (writer.c, every attribute taken as a key attribute, so
  * that the writer's quoting is exercised too), it parses again into a
- * tree with the same devices, targets, LUNs, groups, initiators and
+ * tree with the same devices, targets, LUNs, groups, initiators,
+ * DEVICE_GROUP blocks (devices, target groups, their targets) and
  * attributes, and from then on writing and parsing are exact inverses
  * (the first write drops empty HANDLER and TARGET_DRIVER sections, as
  * SCST's writer does).
@@ -62,6 +63,19 @@ static size_t mark_and_count(struct tree *t)
 				for (size_t l = 0; l < g->luns.n; l++)
 					n += 100 + keys(&g->luns.v[l]->attrs);
 			}
+		}
+	}
+	/* DEVICE_GROUP blocks: their devices, target groups and targets */
+	for (size_t i = 0; i < t->dgroups.n; i++) {
+		struct dev_group *g = t->dgroups.v[i];
+
+		n += 1000000 + keys(&g->attrs) + 100000 * g->devices.n;
+		for (size_t j = 0; j < g->tgroups.n; j++) {
+			struct tgt_group *tg = g->tgroups.v[j];
+
+			n += 10000 + keys(&tg->attrs);
+			for (size_t k = 0; k < tg->targets.n; k++)
+				n += 1000 + keys(&tg->targets.v[k]->attrs);
 		}
 	}
 	return n;

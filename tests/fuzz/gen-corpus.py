@@ -227,7 +227,8 @@ def c_strings(path):
 confs = []
 unit = os.path.join(top, '..', 'unit')
 for f in sorted(os.listdir(unit)):
-    if f.startswith('test_scstadmin') and f.endswith('.c'):
+    if f.startswith('test_scstadmin') and f.endswith('.c') and \
+       f != 'test_scstadmin_alua.c':
         for t in c_strings(os.path.join(unit, f)):
             if (b'HANDLER' in t or b'TARGET_DRIVER' in t) and \
                t not in confs:
@@ -240,6 +241,50 @@ for i, t in enumerate(confs[:20]):
     live = confs[(i + 1) % len(confs)]
     seed('conf_diff', 'self-%02d' % i, be16(len(t)) + bytes([0xff]) + t + t)
     seed('conf_diff', 'pair-%02d' % i, be16(len(t)) + bytes([i]) + t + live)
+# DEVICE_GROUP blocks (ALUA): the files of test_scstadmin_alua.c that
+# parse, as seeds of their own so that the ones above stay as they were
+alua = []
+for t in c_strings(os.path.join(unit, 'test_scstadmin_alua.c')):
+    if b'DEVICE_GROUP' in t and b'HANDLER' in t and t not in alua:
+        alua.append(t)
+# and what the unit file builds with macros, spelled out
+H = b'HANDLER vdisk_nullio {\n DEVICE d1\n DEVICE d2\n}\n'
+D = b'TARGET_DRIVER scst_local {\n TARGET t1\n TARGET t2\n}\n'
+for body in [
+        b'DEVICE_GROUP dg1 {\n\tDEVICE d1\n\tDEVICE d2\n\n'
+        b'\tTARGET_GROUP local {\n\t\tgroup_id 1\n\t\tpreferred 1\n'
+        b'\t\tstate active\n\n\t\tTARGET t1\n\t}\n'
+        b'\tTARGET_GROUP remote {\n\t\tgroup_id 0x20\n\t\tstate standby\n'
+        b'\t\tTARGET iqn.2026-01.org.example:peer {\n'
+        b'\t\t\trel_tgt_id 5\n\t\t}\n\t\tTARGET t2\n\t}\n}\n',
+        b'DEVICE_GROUP g {\n TARGET_GROUP a { state nonoptimized }\n'
+        b' TARGET_GROUP b { state unavailable; group_id 0 }\n'
+        b' TARGET_GROUP c { state offline; preferred 0 }\n'
+        b' TARGET_GROUP e { state transitioning; group_id 65535 }\n'
+        b' TARGET_GROUP f\n}\nDEVICE_GROUP empty {\n}\n',
+        b'DEVICE_GROUP dg1 {\n DEVICE d1\n'
+        b' TARGET_GROUP tg1 {\n  group_id 1\n  state active\n  TARGET t1\n }\n}\n',
+        b'DEVICE_GROUP dg1 {\n TARGET_GROUP tg1 {\n  group_id 1\n }\n'
+        b' TARGET_GROUP tg2 {\n  group_id 2\n  TARGET t1\n }\n}\n'
+        b'DEVICE_GROUP dg2 {\n DEVICE d1\n}\n',
+        b'DEVICE_GROUP dg1 {\n DEVICE d1\n TARGET_GROUP tg1 {\n'
+        b'  group_id 0\n  TARGET t1 { rel_tgt_id 1 }\n'
+        b'  TARGET peer { rel_tgt_id 4 }\n }\n}\n',
+        b'DEVICE_GROUP dg {\n TARGET_GROUP tg {\n  state sleeping\n }\n}\n',
+        b'DEVICE_GROUP dg {\n TARGET_GROUP a {\n  TARGET t1\n }\n'
+        b' TARGET_GROUP b {\n  TARGET t1\n }\n}\n']:
+    t = H + D + body
+    if t not in alua:
+        alua.append(t)
+alua = alua[:24]
+for i, t in enumerate(alua):
+    seed('conf_parse', 'alua-%02d' % i, t)
+for i, t in enumerate(alua[:12]):
+    live = alua[(i + 1) % len(alua)]
+    seed('conf_diff', 'alua-self-%02d' % i,
+         be16(len(t)) + bytes([0xff]) + t + t)
+    seed('conf_diff', 'alua-pair-%02d' % i,
+         be16(len(t)) + bytes([i]) + t + live)
 
 
 # ---- pr_out: PR OUT sequences (fuzz_pr_out.c's per-command layout) ----

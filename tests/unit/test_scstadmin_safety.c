@@ -61,6 +61,13 @@ static void prep_alua(void)
 	fake_put("device_groups/dg1/target_groups/tg1/gid1/rel_tgt_id", "1\n");
 }
 
+/* ALUA and a second device outside every device group */
+static void prep_alua_n2(void)
+{
+	prep_alua();
+	prep_n2();
+}
+
 static void prep_suspend(void)
 {
 	fake_put("suspend", "0\n");
@@ -318,9 +325,9 @@ static const struct opt_case cases[] = {
 	  .file = "device_groups/mgmt", .content = "create dg2\n" },
 	{ "rem_dgrp", A("-rem_dgrp", "dg1"), .prep = prep_alua,
 	  .file = "device_groups/mgmt", .content = "del dg1\n" },
-	{ "add_dgrp_dev", A("-add_dgrp_dev", "n1", "-dev_group", "dg1"),
-	  .prep = prep_alua, .file = "device_groups/dg1/devices/mgmt",
-	  .content = "add n1\n" },
+	{ "add_dgrp_dev", A("-add_dgrp_dev", "n2", "-dev_group", "dg1"),
+	  .prep = prep_alua_n2, .file = "device_groups/dg1/devices/mgmt",
+	  .content = "add n2\n" },
 	{ "add_dgrp_dev unknown device",
 	  A("-add_dgrp_dev", "nodev", "-dev_group", "dg1"), .prep = prep_alua,
 	  .rc = EXIT_NOTFOUND, .err = "device 'nodev' does not exist" },

@@ -83,6 +83,79 @@ char *cmd_alua_dir(const struct opts *o, const char *k, char **what,
 	return must_exist(o, p, "target group target", o->arg, ret);
 }
 
+static bool dg_has_dev(const struct dev_group *g, const char *dev)
+{
+	for (size_t i = 0; i < g->devices.n; i++)
+		if (!strcmp(g->devices.v[i].name, dev))
+			return true;
+	return false;
+}
+
+static bool tg_has_tgt(const struct tgt_group *g, const char *tgt)
+{
+	for (size_t i = 0; i < g->targets.n; i++)
+		if (!strcmp(g->targets.v[i]->name, tgt))
+			return true;
+	return false;
+}
+
+/*
+ * What SCST's scstadmin checks before it writes, so that the message
+ * names the problem rather than the kernel's EINVAL or EEXIST: what
+ * is added must not be there (a device is in one device group, a target
+ * in one target group of a device group), what is removed must be.
+ */
+static int alua_precheck(const struct opts *o)
+{
+	struct tree *t = sysfs_read_tree(&o->sysfs, false);
+	const char *c = o->cmd, *a = o->arg;
+	const struct dev_group *g = NULL;
+	const struct tgt_group *tg = NULL;
+	int ret = EXIT_OK;
+
+	if (o->dev_group)
+		g = tree_find_dgroup(t, o->dev_group);
+	if (g && o->tgt_group)
+		tg = dgroup_find_tgroup(g, o->tgt_group);
+	if (!strcmp(c, "add_dgrp") && tree_find_dgroup(t, a)) {
+		ret = cmd_fail(EXIT_SYSFS, "device group '%s' already exists",
+			       a);
+	} else if (!strcmp(c, "rem_dgrp") && !tree_find_dgroup(t, a)) {
+		ret = cmd_fail(EXIT_NOTFOUND, "device group '%s' does not exist",
+			       a);
+	} else if (!strcmp(c, "add_dgrp_dev")) {
+		for (size_t i = 0; !ret && i < t->dgroups.n; i++)
+			if (dg_has_dev(t->dgroups.v[i], a))
+				ret = cmd_fail(EXIT_SYSFS,
+					       "device '%s' is already in device group '%s' (a device belongs to one device group)",
+					       a, t->dgroups.v[i]->name);
+	} else if (!strcmp(c, "rem_dgrp_dev") && g && !dg_has_dev(g, a)) {
+		ret = cmd_fail(EXIT_NOTFOUND,
+			       "device '%s' is not in device group '%s'", a,
+			       g->name);
+	} else if (!strcmp(c, "add_tgrp") && g && dgroup_find_tgroup(g, a)) {
+		ret = cmd_fail(EXIT_SYSFS,
+			       "target group '%s' of device group '%s' already exists",
+			       a, g->name);
+	} else if (!strcmp(c, "rem_tgrp") && g && !dgroup_find_tgroup(g, a)) {
+		ret = cmd_fail(EXIT_NOTFOUND,
+			       "target group '%s' of device group '%s' does not exist",
+			       a, g->name);
+	} else if (!strcmp(c, "add_tgrp_tgt") && g) {
+		for (size_t i = 0; !ret && i < g->tgroups.n; i++)
+			if (tg_has_tgt(g->tgroups.v[i], a))
+				ret = cmd_fail(EXIT_SYSFS,
+					       "target '%s' is already in target group '%s' of device group '%s' (a target belongs to one target group of a device group)",
+					       a, g->tgroups.v[i]->name, g->name);
+	} else if (!strcmp(c, "rem_tgrp_tgt") && tg && !tg_has_tgt(tg, a)) {
+		ret = cmd_fail(EXIT_NOTFOUND,
+			       "target '%s' is not in target group '%s'", a,
+			       tg->name);
+	}
+	tree_free(t);
+	return ret;
+}
+
 /* -add_dgrp ... -rem_tgrp_tgt: one mgmt command each */
 static int alua_object(struct opts *o)
 {
@@ -123,6 +196,8 @@ static int alua_object(struct opts *o)
 
 		free(must_exist(o, dev, "device", o->arg, &ret));
 	}
+	if (!ret)
+		ret = alua_precheck(o);
 	rel = xasprintf("%s/%s", dir, t[i].sub);
 	text = xasprintf("%s %s", t[i].verb, o->arg);
 	if (!ret)

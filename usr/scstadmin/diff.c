@@ -7,6 +7,10 @@
  * (targets disabled, initiators, LUNs, groups, targets, devices), then
  * SCST and handler attributes, devices, driver attributes, targets,
  * groups, initiators, LUNs, other attributes, and targets enabled last.
+ * ALUA (device_groups/) goes in the group phases: its removals before
+ * targets and devices are deleted, its device groups, members and
+ * target groups after devices and targets exist and before LUNs are
+ * added, their attributes with the other attributes.
  *
  * SCST's rule for -config: it adds and changes what the file says, and
  * removes nothing live that the file lacks unless -force is given. Every
@@ -827,32 +831,168 @@ static void restore_other_luns(struct dctx *c)
 	}
 }
 
-/* Each name of @b that @a lacks: added to (@add) or removed from @mgmt. */
-static void alua_names(struct dctx *c, const struct initiator *a, size_t na,
-		       const struct initiator *b, size_t nb, const char *mgmt,
-		       const char *what, bool add)
+static bool has_name(const struct initiator *v, size_t n, const char *name)
 {
-	for (size_t i = 0; i < nb; i++) {
-		bool found = false;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return true;
+	return false;
+}
 
-		for (size_t j = 0; j < na; j++)
-			found |= !strcmp(a[j].name, b[i].name);
-		if (found)
-			continue;
-		if (add)
-			act(c, PH_ADD_GROUP, false, false, xstrdup(mgmt),
-			    xasprintf("add %s", b[i].name),
-			    xasprintf("add %s %s", what, b[i].name));
-		else
-			rm_act(c, PH_DEL_GROUP, false, xstrdup(mgmt),
-			       xasprintf("del %s", b[i].name),
-			       xasprintf("remove %s %s", what, b[i].name));
+/* The live device group other than @not that holds device @dev. */
+static const struct dev_group *live_dgroup_of(const struct dctx *c,
+					      const char *dev,
+					      const struct dev_group *not)
+{
+	for (size_t i = 0; i < c->live->dgroups.n; i++) {
+		const struct dev_group *g = c->live->dgroups.v[i];
+
+		if (g != not && has_name(g->devices.v, g->devices.n, dev))
+			return g;
 	}
+	return NULL;
+}
+
+/*
+ * The members of device group @w (live @l, or NULL): each one @l lacks
+ * is added, each one the file lacks removed (with -force). SCST keeps a
+ * device in one device group: one that moves from another is added
+ * only together with its removal there (forced_part), and so is one
+ * that closing and re-opening takes out of its group (SCST drops a
+ * device from its group when it is unregistered).
+ */
+static void diff_dg_devices(struct dctx *c, const struct dev_group *w,
+			    const struct dev_group *l, const char *mgmt)
+{
+	for (size_t i = 0; i < w->devices.n; i++) {
+		const char *dev = w->devices.v[i].name;
+		bool here = l && has_name(l->devices.v, l->devices.n, dev);
+		const struct dev_group *from = live_dgroup_of(c, dev, l);
+
+		if (in_strs(&c->skipped, dev)) {
+			warn(c, "device %s of device group %s skipped: its handler is not loaded",
+			     dev, w->name);
+			continue;
+		}
+		if (is_recreated(c, dev) && (here || from)) {
+			act(c, PH_ADD_GROUP, false, false, xstrdup(mgmt),
+			    xasprintf("add %s", dev),
+			    xasprintf("re-add device %s to device group %s",
+				      dev, w->name))->forced_part = true;
+			continue;
+		}
+		if (here)
+			continue;
+		act(c, PH_ADD_GROUP, false, false, xstrdup(mgmt),
+		    xasprintf("add %s", dev),
+		    from ? xasprintf("add device %s to device group %s (it leaves device group %s)",
+				     dev, w->name, from->name) :
+		    xasprintf("add device %s to device group %s", dev,
+			      w->name))->forced_part = from != NULL;
+	}
+	for (size_t i = 0; l && i < l->devices.n; i++)
+		if (!has_name(w->devices.v, w->devices.n, l->devices.v[i].name))
+			rm_act(c, PH_DEL_GROUP, false, xstrdup(mgmt),
+			       xasprintf("del %s", l->devices.v[i].name),
+			       xasprintf("remove device %s from device group %s",
+					 l->devices.v[i].name, w->name));
+}
+
+static const struct target *tg_target(const struct tgt_group *g,
+				      const char *name)
+{
+	for (size_t i = 0; g && i < g->targets.n; i++)
+		if (!strcmp(g->targets.v[i]->name, name))
+			return g->targets.v[i];
+	return NULL;
+}
+
+/*
+ * Target @name of this system (a driver's, live or in the file), or
+ * NULL; @found says whether there is one.
+ */
+static const struct target *local_target(const struct dctx *c,
+					 const char *name, bool *found)
+{
+	const struct tree *t[2] = { c->live, c->want };
+
+	*found = false;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < t[k]->drivers.n; i++) {
+			const struct target *x =
+				driver_find_target(t[k]->drivers.v[i], name);
+
+			if (x) {
+				*found = true;
+				return x;
+			}
+		}
+	return NULL;
+}
+
+/*
+ * A target group's target's attributes (rel_tgt_id). Those of a target
+ * of this system are its own (the tree has a link to its directory, as
+ * SCST's sysfs): set in its TARGET_DRIVER section, not here.
+ */
+static void diff_ttgt_attrs(struct dctx *c, const struct target *wt,
+			    const struct target *lt, const char *tdir,
+			    const char *tw)
+{
+	const struct target *own;
+	bool local;
+
+	if (!wt->attrs.n)
+		return;
+	own = local_target(c, wt->name, &local);
+	if (local) {
+		const struct attr *w = &wt->attrs.v[0];
+		const struct attr *a = attr_find(&own->attrs, w->key);
+		const struct attr *b = lt ? attr_find(&lt->attrs, w->key) :
+				       NULL;
+
+		/* silent where it says what the target has anyway */
+		if ((a && !strcmp(a->value, w->value)) ||
+		    (b && !strcmp(b->value, w->value)))
+			return;
+		warn(c, "%s: attribute %s=%s ignored: %s is a target of this system, whose rel_tgt_id is set in its TARGET_DRIVER section",
+		     tw, w->key, w->value, wt->name);
+		return;
+	}
+	diff_attrs(c, &wt->attrs, lt ? &lt->attrs : NULL, tdir, tw, PH_ATTR,
+		   NULL, NULL);
+}
+
+/* Whether @name is a target of a TARGET_DRIVER that is not loaded. */
+static bool skipped_driver_target(const struct dctx *c, const char *name)
+{
+	for (size_t i = 0; i < c->want->drivers.n; i++) {
+		const struct driver *d = c->want->drivers.v[i];
+
+		if (!tree_find_driver(c->live, d->name) &&
+		    driver_find_target(d, name))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * group_id 0 is what a target group never given one shows (and what
+ * -write_config then saves); SCST's store refuses 0, so it is not
+ * written.
+ */
+static bool skip_group_id0(const char *key, const void *arg)
+{
+	const struct tgt_group *w = arg;
+	const struct attr *a = attr_find(&w->attrs, key);
+
+	return !strcmp(key, "group_id") && a && !strcmp(a->value, "0");
 }
 
 /* One target group: created, its targets added/removed, attributes. */
 static void diff_tgroup(struct dctx *c, const char *gdir,
-			const struct tgt_group *w, const struct tgt_group *l)
+			const struct dev_group *lg, const struct tgt_group *w,
+			const struct tgt_group *l)
 {
 	char *dir = xasprintf("%s/target_groups/%s", gdir, w->name);
 	char *mgmt = xasprintf("%s/mgmt", dir);
@@ -864,36 +1004,59 @@ static void diff_tgroup(struct dctx *c, const char *gdir,
 		    xasprintf("create %s", w->name), xasprintf("add %s", what));
 	for (size_t i = 0; i < w->targets.n; i++) {
 		const struct target *wt = w->targets.v[i];
-		const struct target *lt = NULL;
+		const struct target *lt = tg_target(l, wt->name);
+		const struct tgt_group *from = NULL;
 		char *tdir = xasprintf("%s/%s", dir, wt->name);
 		char *tw = xasprintf("target %s of %s", wt->name, what);
 
-		for (size_t j = 0; l && j < l->targets.n; j++)
-			if (!strcmp(l->targets.v[j]->name, wt->name))
-				lt = l->targets.v[j];
-		if (!lt)
+		/*
+		 * A target of a driver the file names but that is not
+		 * loaded: added now, SCST would take it for another
+		 * system's target, and keep it so once the driver loads.
+		 */
+		if (!lt && skipped_driver_target(c, wt->name)) {
+			warn(c, "%s skipped: its target driver is not loaded",
+			     tw);
+			free(tw);
+			free(tdir);
+			continue;
+		}
+		/* SCST: a target is in one target group of a device group */
+		for (size_t j = 0; !lt && lg && j < lg->tgroups.n; j++)
+			if (lg->tgroups.v[j] != l &&
+			    tg_target(lg->tgroups.v[j], wt->name))
+				from = lg->tgroups.v[j];
+		if (!lt && from)
+			act(c, PH_ADD_GROUP, false, false, xstrdup(mgmt),
+			    xasprintf("add %s", wt->name),
+			    xasprintf("add %s (it leaves target group %s)", tw,
+				      from->name))->forced_part = true;
+		else if (!lt)
 			act(c, PH_ADD_GROUP, false, false, xstrdup(mgmt),
 			    xasprintf("add %s", wt->name),
 			    xasprintf("add %s", tw));
-		diff_attrs(c, &wt->attrs, lt ? &lt->attrs : NULL, tdir, tw,
-			   PH_ATTR, NULL, NULL);
+		diff_ttgt_attrs(c, wt, lt, tdir, tw);
 		free(tw);
 		free(tdir);
 	}
-	for (size_t j = 0; l && j < l->targets.n; j++) {
-		bool found = false;
-
-		for (size_t i = 0; i < w->targets.n; i++)
-			found |= !strcmp(w->targets.v[i]->name,
-					 l->targets.v[j]->name);
-		if (!found)
+	for (size_t j = 0; l && j < l->targets.n; j++)
+		if (!tg_target(w, l->targets.v[j]->name))
 			rm_act(c, PH_DEL_GROUP, false, xstrdup(mgmt),
 			       xasprintf("del %s", l->targets.v[j]->name),
 			       xasprintf("remove target %s from %s",
 					 l->targets.v[j]->name, what));
+	{
+		const struct attr *gid = attr_find(&w->attrs, "group_id");
+		const struct attr *lid = l ? attr_find(&l->attrs, "group_id") :
+					 NULL;
+
+		if (gid && !strcmp(gid->value, "0") && lid &&
+		    strcmp(lid->value, "0"))
+			warn(c, "%s: group_id 0 (never set) cannot be written; left at %s",
+			     what, lid->value);
 	}
 	diff_attrs(c, &w->attrs, l ? &l->attrs : NULL, dir, what, PH_ATTR,
-		   NULL, NULL);
+		   skip_group_id0, w);
 	free(what);
 	free(mgmt);
 	free(dir);
@@ -971,15 +1134,9 @@ static void diff_alua(struct dctx *c)
 			    xstrdup("device_groups/mgmt"),
 			    xasprintf("create %s", w->name),
 			    xasprintf("add device group %s", w->name));
-		alua_names(c, l ? l->devices.v : NULL, l ? l->devices.n : 0,
-			   w->devices.v, w->devices.n, dmgmt,
-			   "device group member", true);
-		if (l)
-			alua_names(c, w->devices.v, w->devices.n,
-				   l->devices.v, l->devices.n, dmgmt,
-				   "device group member", false);
+		diff_dg_devices(c, w, l, dmgmt);
 		for (size_t j = 0; j < w->tgroups.n; j++)
-			diff_tgroup(c, dir, w->tgroups.v[j],
+			diff_tgroup(c, dir, l, w->tgroups.v[j],
 				    l ? dgroup_find_tgroup(l, w->tgroups.v[j]->name) :
 				    NULL);
 		for (size_t j = 0; l && j < l->tgroups.n; j++)

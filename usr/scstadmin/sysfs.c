@@ -458,7 +458,18 @@ static void read_alua(const struct sysfs *s, struct tree *t, bool all)
 			name_vec tt = { 0 };
 
 			sysfs_read_attrs(s, tr, &tg->attrs, all);
-			list_objs(s, tr, &tt);
+			/*
+			 * A target of this system is a link to its targets/
+			 * directory: its attributes (rel_tgt_id...) are the
+			 * target's own, written in its TARGET_DRIVER section,
+			 * so none here (as SCST's scstadmin). Another
+			 * system's target is a directory with rel_tgt_id.
+			 */
+			list_dir(s, tr, ENT_LINK, &tt);
+			for (size_t k = 0; k < tt.n; k++)
+				tgroup_add_target(tg, tt.v[k]);
+			names_free(&tt);
+			list_dir(s, tr, ENT_DIR, &tt);
 			for (size_t k = 0; k < tt.n; k++) {
 				char *x = xasprintf("%s/%s", tr, tt.v[k]);
 

@@ -471,6 +471,22 @@ void tree_sort(struct tree *t)
 			}
 		}
 	}
+	SORT(t->dgroups, cmp_named);
+	for (size_t i = 0; i < t->dgroups.n; i++) {
+		struct dev_group *g = t->dgroups.v[i];
+
+		SORT(g->attrs, cmp_attr);
+		SORT(g->devices, cmp_init);
+		SORT(g->tgroups, cmp_named);
+		for (size_t j = 0; j < g->tgroups.n; j++) {
+			struct tgt_group *tg = g->tgroups.v[j];
+
+			SORT(tg->attrs, cmp_attr);
+			SORT(tg->targets, cmp_named);
+			for (size_t k = 0; k < tg->targets.n; k++)
+				SORT(tg->targets.v[k]->attrs, cmp_attr);
+		}
+	}
 }
 
 /* ---- comparison (key attributes only; both trees sorted) -------------- */
@@ -568,6 +584,50 @@ static bool target_equal(const struct target *a, const struct target *b,
 	return true;
 }
 
+/* DEVICE_GROUP blocks: devices, target groups, their targets. */
+static bool dgroups_equal(const struct tree *a, const struct tree *b,
+			  char *why, size_t whylen)
+{
+	const char *where = "device groups";
+
+	SAME_COUNT(a->dgroups, b->dgroups, "device groups");
+	for (size_t i = 0; i < a->dgroups.n; i++) {
+		const struct dev_group *x = a->dgroups.v[i];
+		const struct dev_group *y = b->dgroups.v[i];
+
+		where = "device groups";
+		SAME_NAME(x, y);
+		where = x->name;
+		if (!attrs_equal(&x->attrs, &y->attrs, where, why, whylen))
+			return false;
+		SAME_COUNT(x->devices, y->devices, "devices");
+		for (size_t j = 0; j < x->devices.n; j++)
+			SAME_NAME(&x->devices.v[j], &y->devices.v[j]);
+		SAME_COUNT(x->tgroups, y->tgroups, "target groups");
+		for (size_t j = 0; j < x->tgroups.n; j++) {
+			const struct tgt_group *p = x->tgroups.v[j];
+			const struct tgt_group *q = y->tgroups.v[j];
+
+			where = x->name;
+			SAME_NAME(p, q);
+			where = p->name;
+			if (!attrs_equal(&p->attrs, &q->attrs, where, why,
+					 whylen))
+				return false;
+			SAME_COUNT(p->targets, q->targets, "targets");
+			for (size_t k = 0; k < p->targets.n; k++) {
+				SAME_NAME(p->targets.v[k], q->targets.v[k]);
+				if (!attrs_equal(&p->targets.v[k]->attrs,
+						 &q->targets.v[k]->attrs,
+						 p->targets.v[k]->name, why,
+						 whylen))
+					return false;
+			}
+		}
+	}
+	return true;
+}
+
 bool tree_equal(const struct tree *a, const struct tree *b,
 		char *why, size_t whylen)
 {
@@ -613,5 +673,5 @@ bool tree_equal(const struct tree *a, const struct tree *b,
 				return false;
 		}
 	}
-	return true;
+	return dgroups_equal(a, b, why, whylen);
 }
