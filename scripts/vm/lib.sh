@@ -47,15 +47,25 @@ vm_extract_vmlinux() {
 	return 1
 }
 
+# vm_cache_lock DIR: hold DIR's lock until the calling (sub)shell exits or
+# closes $vm_lock_fd, so that VM runs started in parallel (scripts/check
+# with VM_JOBS > 1) build a kernel's cache once, not over each other.
+vm_cache_lock() {
+	exec {vm_lock_fd}> "$1/.lock"
+	flock "$vm_lock_fd"
+}
+
 # vm_vmlinux KREL: path of the cached vmlinux for that kernel.
 vm_vmlinux() {
 	local krel=$1 dir=$VM_BUILD/$1
 
 	mkdir -p "$dir"
+	vm_cache_lock "$dir"
 	if [ ! -s "$dir/vmlinux" ] || [ "/boot/vmlinuz-$krel" -nt "$dir/vmlinux" ]; then
 		vm_extract_vmlinux "/boot/vmlinuz-$krel" "$dir/vmlinux" ||
 			vm_die "cannot extract vmlinux from /boot/vmlinuz-$krel"
 	fi
+	exec {vm_lock_fd}>&-
 	echo "$dir/vmlinux"
 }
 
@@ -67,10 +77,12 @@ vm_base_cpio() {
 	mkdir -p "$dir"
 	key=$( { cat "$VM_TOP/scripts/vm/mkinitramfs"; echo "$krel";
 		 dpkg-query -W 2>/dev/null; } | sha256sum | cut -c1-16)
+	vm_cache_lock "$dir"
 	if [ ! -s "$dir/base-$key.cpio" ]; then
 		rm -f "$dir"/base-*.cpio
 		"$VM_TOP/scripts/vm/mkinitramfs" "$krel" "$dir/base-$key.cpio" >&2 ||
 			vm_die "building the base initramfs failed"
 	fi
+	exec {vm_lock_fd}>&-
 	echo "$dir/base-$key.cpio"
 }
