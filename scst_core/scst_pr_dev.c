@@ -146,20 +146,41 @@ void scst_pr_in_exec(struct scst_cmd *cmd)
 	kvfree(buf);
 }
 
-/* REGISTER AND MOVE (SPC-4 §5.9.8): is there a target port with this id? */
-static bool scst_pr_port_exists(u16 rel_tgt_id, void *ctx)
+/*
+ * REGISTER AND MOVE (SPC-4 §5.9.8): whether a target port with the
+ * RELATIVE TARGET PORT IDENTIFIER of the parameter list exists. Looked up
+ * under scst_mutex before the PR locks are taken (scst_pr_out() calls
+ * back under pr_lock, where nothing may sleep).
+ */
+struct scst_pr_port {
+	u16 rel_tgt_id;
+	bool exists;
+};
+
+static void scst_pr_port_lookup(struct scst_pr_port *p, const u8 *data,
+				u32 len)
 {
 	struct scst_tgt_template *tgtt;
 	struct scst_tgt *tgt;
-	bool found = false;
 
+	p->exists = false;
+	if (len < SCST_PR_OUT_PARAM_LEN)
+		return;
+	/* SPC-4 §6.16.4 table 184: bytes 18-19 */
+	p->rel_tgt_id = get_unaligned_be16(data + 18);
 	mutex_lock(&scst_mutex);
 	list_for_each_entry(tgtt, &scst_template_list, list_entry)
 		list_for_each_entry(tgt, &tgtt->tgt_list, tgtt_entry)
-			if (tgt->rel_tgt_id == rel_tgt_id)
-				found = true;
+			if (tgt->rel_tgt_id == p->rel_tgt_id)
+				p->exists = true;
 	mutex_unlock(&scst_mutex);
-	return found;
+}
+
+static bool scst_pr_port_exists(u16 rel_tgt_id, void *ctx)
+{
+	const struct scst_pr_port *p = ctx;
+
+	return p->exists && p->rel_tgt_id == rel_tgt_id;
 }
 
 /*
@@ -249,6 +270,7 @@ void scst_pr_out_exec(struct scst_cmd *cmd)
 		.cdb_len = cmd->cdb_len,
 		.port_exists = scst_pr_port_exists,
 	};
+	struct scst_pr_port port = { };
 	struct scst_pr_state *old = NULL;
 	struct scst_pr_effects *eff;
 	struct scst_cdb_err err;
@@ -270,6 +292,9 @@ void scst_pr_out_exec(struct scst_cmd *cmd)
 	}
 	req.data = data;
 	req.data_len = len;
+	req.ctx = &port;
+	if ((cmd->cdb[1] & 0x1f) == SCST_PR_OUT_REGISTER_AND_MOVE)
+		scst_pr_port_lookup(&port, data, len);
 
 	mutex_lock(&dev->pr_mutex);
 	spin_lock(&dev->pr_lock);

@@ -4,6 +4,7 @@
 # Persistent reservations (SPC-4 §5.9) answered by the core: one vdisk
 # device (on a slow scsi_debug disk) exported through two scst_local
 # sessions, i.e. two I_T nexuses "A" and "B", driven with sg_persist:
+#  SPC-2 RESERVE/RELEASE against PR, both ways (SPC-4 §5.9.3);
 #  (a) the Windows-cluster sequence: REGISTER both, RESERVE EA from A (B's
 #      READ conflicts), WE_RO, PREEMPT from B, RELEASE, CLEAR, with the
 #      unit attentions the other nexus gets;
@@ -155,6 +156,16 @@ grep -qi 'invalid field in cdb' <<< "$out" || { echo "$out"; fail "PR IN SA 04h 
 out=$(sg_opcodes -n "$sgA")
 grep -q '5f *7 *Persistent reserve out, register and move' <<< "$out" ||
 	grep -qi '5f.*register and move' <<< "$out" || { echo "$out"; fail "RSOC: no PR OUT REGISTER AND MOVE"; }
+
+# --- SPC-2 RESERVE held by B: A's PR IN/OUT conflict (SPC-4 §5.9.3) -------
+out=$(sense_of sg_raw "$sgB" 16 00 00 00 00 00)
+grep -qi 'status: good' <<< "$out" || { echo "$out"; fail "B's RESERVE(6) failed"; }
+out=$(sense_of sg_persist -n --in -k "$sgA")
+grep -qi 'reservation conflict' <<< "$out" || { echo "$out"; fail "A's PR IN under B's SPC-2 reservation"; }
+prout_fails "$sgA" "reservation conflict" --register --param-sark=0xa
+out=$(sense_of sg_raw "$sgB" 17 00 00 00 00 00)
+grep -qi 'status: good' <<< "$out" || { echo "$out"; fail "B's RELEASE(6) failed"; }
+assert_eq "$(keys "$sgA")" "" "keys after the SPC-2 reservation"
 
 # --- (a) the Windows-cluster sequence -------------------------------------
 prout "$sgA" --register --param-sark=0xa
