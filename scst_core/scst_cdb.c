@@ -15,6 +15,7 @@
 
 #include <scst_cdb.h>
 #include <scst_alua.h>
+#include <scst_pr.h>
 
 /* SAM-5 §5.2: CONTROL byte, NACA bit; we do not support ACA. */
 #define CDB_CONTROL_NACA	0x04
@@ -412,6 +413,21 @@ static int chk_reserve(const struct scst_cdb_ctx *c)
 	return 0;
 }
 
+/*
+ * SPC-4 §6.16.1: PERSISTENT RESERVE OUT. A PARAMETER LIST LENGTH beyond
+ * what scst_pr_out() takes is refused before any data-out buffer exists,
+ * with the sense scst_pr_out() itself gives (PARAMETER LIST LENGTH ERROR,
+ * pointing at the field), so that no initiator sizes an allocation.
+ */
+static int chk_pr_out(const struct scst_cdb_ctx *c)
+{
+	if (c->info->bufflen > SCST_PR_OUT_MAX_PARAM_LEN)
+		return scst_cdb_err_set(c->err,
+					SCST_SENSE_PARAM_LIST_LEN_ERROR,
+					true, 5, -1);
+	return 0;
+}
+
 #define F_RD_BLOCKS	(SCST_CDB_SBC | SCST_CDB_LBA_CHECK | SCST_CDB_BLOCK_XFER | \
 			 SCST_CDB_XFER_LIMIT)
 #define F_WR_BLOCKS	(F_RD_BLOCKS | SCST_CDB_MEDIUM_WRITE)
@@ -570,6 +586,125 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_READ, .flags = SCST_CDB_ALLOC_LEN,
 		.len_off = 7, .len_len = 2,
 		.usage = { 0x5a, 0x18, 0xff, 0xff, 0x00, 0x00, 0x00, 0xff,
+			   0xff, 0x04 },
+	}, {
+		/*
+		 * SPC-4 §6.15.1: PERSISTENT RESERVE IN, ALLOCATION LENGTH in
+		 * bytes 7-8, one entry per service action (table 166). Not
+		 * RESV_ALLOWED: an SPC-2 reservation of another nexus makes
+		 * it conflict (SPC-4 §5.9.3).
+		 */
+		.name = "PERSISTENT RESERVE IN (READ KEYS)",
+		.opcode = SCST_OP_PERSISTENT_RESERVE_IN,
+		.sa = SCST_PR_IN_READ_KEYS, .cdb_len = 10,
+		.dir = SCST_CDB_DIR_READ,
+		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
+		.len_off = 7, .len_len = 2,
+		.usage = { 0x5e, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
+			   0xff, 0x04 },
+	}, {
+		.name = "PERSISTENT RESERVE IN (READ RESERVATION)",
+		.opcode = SCST_OP_PERSISTENT_RESERVE_IN,
+		.sa = SCST_PR_IN_READ_RESERVATION, .cdb_len = 10,
+		.dir = SCST_CDB_DIR_READ,
+		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
+		.len_off = 7, .len_len = 2,
+		.usage = { 0x5e, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
+			   0xff, 0x04 },
+	}, {
+		.name = "PERSISTENT RESERVE IN (REPORT CAPABILITIES)",
+		.opcode = SCST_OP_PERSISTENT_RESERVE_IN,
+		.sa = SCST_PR_IN_REPORT_CAPABILITIES, .cdb_len = 10,
+		.dir = SCST_CDB_DIR_READ,
+		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
+		.len_off = 7, .len_len = 2,
+		.usage = { 0x5e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
+			   0xff, 0x04 },
+	}, {
+		.name = "PERSISTENT RESERVE IN (READ FULL STATUS)",
+		.opcode = SCST_OP_PERSISTENT_RESERVE_IN,
+		.sa = SCST_PR_IN_READ_FULL_STATUS, .cdb_len = 10,
+		.dir = SCST_CDB_DIR_READ,
+		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
+		.len_off = 7, .len_len = 2,
+		.usage = { 0x5e, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
+			   0xff, 0x04 },
+	}, {
+		/*
+		 * SPC-4 §6.16.1: PERSISTENT RESERVE OUT, PARAMETER LIST LENGTH
+		 * in bytes 5-8, SCOPE and TYPE in byte 2; one entry per
+		 * service action (table 180).
+		 */
+		.name = "PERSISTENT RESERVE OUT (REGISTER)",
+		.opcode = SCST_OP_PERSISTENT_RESERVE_OUT,
+		.sa = SCST_PR_OUT_REGISTER, .cdb_len = 10,
+		.dir = SCST_CDB_DIR_WRITE,
+		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
+		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.usage = { 0x5f, 0x00, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
+			   0xff, 0x04 },
+	}, {
+		.name = "PERSISTENT RESERVE OUT (RESERVE)",
+		.opcode = SCST_OP_PERSISTENT_RESERVE_OUT,
+		.sa = SCST_PR_OUT_RESERVE, .cdb_len = 10,
+		.dir = SCST_CDB_DIR_WRITE,
+		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
+		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.usage = { 0x5f, 0x01, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
+			   0xff, 0x04 },
+	}, {
+		.name = "PERSISTENT RESERVE OUT (RELEASE)",
+		.opcode = SCST_OP_PERSISTENT_RESERVE_OUT,
+		.sa = SCST_PR_OUT_RELEASE, .cdb_len = 10,
+		.dir = SCST_CDB_DIR_WRITE,
+		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
+		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.usage = { 0x5f, 0x02, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
+			   0xff, 0x04 },
+	}, {
+		.name = "PERSISTENT RESERVE OUT (CLEAR)",
+		.opcode = SCST_OP_PERSISTENT_RESERVE_OUT,
+		.sa = SCST_PR_OUT_CLEAR, .cdb_len = 10,
+		.dir = SCST_CDB_DIR_WRITE,
+		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
+		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.usage = { 0x5f, 0x03, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
+			   0xff, 0x04 },
+	}, {
+		.name = "PERSISTENT RESERVE OUT (PREEMPT)",
+		.opcode = SCST_OP_PERSISTENT_RESERVE_OUT,
+		.sa = SCST_PR_OUT_PREEMPT, .cdb_len = 10,
+		.dir = SCST_CDB_DIR_WRITE,
+		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
+		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.usage = { 0x5f, 0x04, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
+			   0xff, 0x04 },
+	}, {
+		.name = "PERSISTENT RESERVE OUT (PREEMPT AND ABORT)",
+		.opcode = SCST_OP_PERSISTENT_RESERVE_OUT,
+		.sa = SCST_PR_OUT_PREEMPT_AND_ABORT, .cdb_len = 10,
+		.dir = SCST_CDB_DIR_WRITE,
+		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
+		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.usage = { 0x5f, 0x05, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
+			   0xff, 0x04 },
+	}, {
+		.name = "PERSISTENT RESERVE OUT (REGISTER AND IGNORE EXISTING KEY)",
+		.opcode = SCST_OP_PERSISTENT_RESERVE_OUT,
+		.sa = SCST_PR_OUT_REGISTER_AND_IGNORE, .cdb_len = 10,
+		.dir = SCST_CDB_DIR_WRITE,
+		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
+		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.usage = { 0x5f, 0x06, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
+			   0xff, 0x04 },
+	}, {
+		.name = "PERSISTENT RESERVE OUT (REGISTER AND MOVE)",
+		.opcode = SCST_OP_PERSISTENT_RESERVE_OUT,
+		.sa = SCST_PR_OUT_REGISTER_AND_MOVE, .cdb_len = 10,
+		.dir = SCST_CDB_DIR_WRITE,
+		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
+		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.usage = { 0x5f, 0x07, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
 		.name = "READ(16)", .opcode = 0x88, .cdb_len = 16,

@@ -525,7 +525,11 @@ static int scst_init_cmd(struct scst_cmd *cmd)
 	if (scst_check_expected(cmd))
 		return SCST_CMD_STATE_XMIT;
 
-	if (!scst_check_reservation(cmd)) {
+	/*
+	 * SPC-2 reservation (SPC-2 §5.5.1), then persistent reservations
+	 * (SPC-4 §5.9.1; one bool read while there are none).
+	 */
+	if (!scst_check_reservation(cmd) || scst_pr_cmd_conflicts(cmd)) {
 		scst_set_cmd_error_status(cmd, SCST_STATUS_RESERVATION_CONFLICT);
 		return SCST_CMD_STATE_XMIT;
 	}
@@ -652,11 +656,14 @@ EXPORT_SYMBOL_GPL(scst_cmd_exec_done);
  * Run ->exec() (or the core's emulation) on the current thread. A handler
  * answering SCST_EXEC_NEED_THREAD gets the command again on scst_exec_wq,
  * where it may sleep: the fast path (often an RDMA CQ worker that other
- * queues share) never waits for synchronous I/O or another command.
+ * queues share) never waits for synchronous I/O or another command. So
+ * does a command the core emulates with work that sleeps (PERSISTENT
+ * RESERVE OUT), whatever the handler, until it runs there.
  */
 void scst_do_exec(struct scst_cmd *cmd)
 {
 	enum scst_exec_res res;
+	bool requeue;
 
 	atomic_set(&cmd->exec_refs, 2);
 	if (cmd->dev->handler->exec_may_sleep)
@@ -664,9 +671,16 @@ void scst_do_exec(struct scst_cmd *cmd)
 	if (scst_cmd_is_aborted(cmd)) {
 		scst_set_cmd_error_status(cmd, SCST_STATUS_TASK_ABORTED);
 		scst_cmd_exec_done(cmd);
-	} else if (!scst_emulate_cmd(cmd)) {
-		res = cmd->dev->handler->exec(cmd);
-		if (res == SCST_EXEC_NEED_THREAD && !cmd->may_block) {
+	} else {
+		res = scst_emulate_cmd(cmd);
+		if (res == SCST_EXEC_NOT_HANDLED) {
+			res = cmd->dev->handler->exec(cmd);
+			requeue = res == SCST_EXEC_NEED_THREAD &&
+				  !cmd->may_block;
+		} else {
+			requeue = res == SCST_EXEC_NEED_THREAD;
+		}
+		if (requeue) {
 			/* nothing was done: no exec_refs to drop */
 			cmd->state = SCST_CMD_STATE_EXEC_BLOCKING;
 			queue_work_on(cmd->cpu, scst_exec_wq, &cmd->work);
@@ -757,6 +771,7 @@ void scst_process_cmd(struct scst_cmd *cmd)
 		case SCST_CMD_STATE_EXEC_BLOCKING:
 			/* on scst_exec_wq, after SCST_EXEC_NEED_THREAD */
 			cmd->may_block = true;
+			cmd->on_exec_wq = true;
 			cmd->state = SCST_CMD_STATE_EXEC_WAIT;
 			scst_do_exec(cmd);
 			return;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * scst_emul.c - the commands the core answers itself, whatever the
- * device handler: REPORT LUNS, REQUEST SENSE, SPC-2 RESERVE/RELEASE, and
- * INQUIRY / REQUEST SENSE / REPORT LUNS for a LUN that is not mapped.
+ * device handler: REPORT LUNS, REQUEST SENSE, SPC-2 RESERVE/RELEASE,
+ * PERSISTENT RESERVE IN/OUT (scst_pr_dev.c), and INQUIRY / REQUEST SENSE /
+ * REPORT LUNS for a LUN that is not mapped.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -43,6 +44,8 @@ bool scst_cmd_core_emulated(const struct scst_cmd *cmd)
 	case RESERVE_10:
 	case RELEASE:
 	case RELEASE_10:
+	case PERSISTENT_RESERVE_IN:
+	case PERSISTENT_RESERVE_OUT:
 		return true;
 	default:
 		return false;
@@ -153,18 +156,32 @@ static void scst_reserve_release(struct scst_cmd *cmd)
 		scst_set_cmd_error_status(cmd, SCST_STATUS_RESERVATION_CONFLICT);
 }
 
-/* Return true when the core executed @cmd; it is then completed. */
-bool scst_emulate_cmd(struct scst_cmd *cmd)
+/*
+ * Return SCST_EXEC_COMPLETED when the core executed @cmd (it is then
+ * completed), SCST_EXEC_NOT_HANDLED when the handler is to, or
+ * SCST_EXEC_NEED_THREAD for PERSISTENT RESERVE OUT, which sleeps (a
+ * mutex, the APTPL file, PREEMPT AND ABORT's wait), anywhere but on
+ * scst_exec_wq.
+ */
+enum scst_exec_res scst_emulate_cmd(struct scst_cmd *cmd)
 {
 	if (!scst_cmd_core_emulated(cmd))
-		return false;
+		return SCST_EXEC_NOT_HANDLED;
 	/* not scst_alua_emulated() again: the device may leave its group */
 	if (scst_alua_tpg_cmd(cmd)) {
 		scst_alua_emulate(cmd);
 		scst_cmd_exec_done(cmd);
-		return true;
+		return SCST_EXEC_COMPLETED;
 	}
 	switch (cmd->cdb[0]) {
+	case PERSISTENT_RESERVE_IN:
+		scst_pr_in_exec(cmd);
+		break;
+	case PERSISTENT_RESERVE_OUT:
+		if (!cmd->on_exec_wq)
+			return SCST_EXEC_NEED_THREAD;
+		scst_pr_out_exec(cmd);
+		break;
 	case REPORT_LUNS:
 		scst_report_luns(cmd);
 		break;
@@ -176,7 +193,7 @@ bool scst_emulate_cmd(struct scst_cmd *cmd)
 		break;
 	}
 	scst_cmd_exec_done(cmd);
-	return true;
+	return SCST_EXEC_COMPLETED;
 }
 
 /* A command to a LUN that is not mapped (SCST_CDB_NO_LUN_OK ones only). */

@@ -229,6 +229,10 @@ struct scst_device *scst_register_virtual_device(struct scst_dev_type *dt,
 	mutex_init(&dev->dev_mutex);
 	spin_lock_init(&dev->dev_lock);
 	init_completion(&dev->kobj_released);
+	/* the APTPL file is read here, not under scst_mutex */
+	ret = scst_pr_dev_init(dev);
+	if (ret)
+		goto free_dev;
 
 	mutex_lock(&scst_mutex);
 	if (scst_find_device(name)) {
@@ -260,6 +264,8 @@ detach:
 		dt->detach(dev);
 unlock:
 	mutex_unlock(&scst_mutex);
+	scst_pr_dev_free(dev);
+free_dev:
 	kfree(dev);
 	return ERR_PTR(ret);
 }
@@ -289,6 +295,7 @@ void scst_unregister_virtual_device(struct scst_device *dev)
 		dt->detach(dev);
 	scst_sysfs_dev_del(dev);
 	pr_info("device %s unregistered\n", dev->name);
+	scst_pr_dev_free(dev);
 	kfree(dev);
 }
 EXPORT_SYMBOL_GPL(scst_unregister_virtual_device);

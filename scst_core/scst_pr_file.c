@@ -110,6 +110,95 @@ int scst_pr_file_write(const struct scst_pr_state *st, char *buf, size_t size)
 }
 EXPORT_SYMBOL_GPL(scst_pr_file_write);
 
+/* SPC-4 §6.15.3.3 table 169: short names of the reservation types. */
+static const char *pr_type_name(u8 type)
+{
+	switch (type) {
+	case SCST_PR_TYPE_WE:
+		return "WE";
+	case SCST_PR_TYPE_EA:
+		return "EA";
+	case SCST_PR_TYPE_WE_RO:
+		return "WE_RO";
+	case SCST_PR_TYPE_EA_RO:
+		return "EA_RO";
+	case SCST_PR_TYPE_WE_AR:
+		return "WE_AR";
+	case SCST_PR_TYPE_EA_AR:
+		return "EA_AR";
+	default:
+		return "?";
+	}
+}
+
+/**
+ * scst_pr_state_show() - the state as the text of devices/<dev>/pr_state
+ * @st: the state
+ * @buf: receives what fits of the text, NUL-terminated if there is room
+ *	after it
+ * @size: size of @buf
+ *
+ * For an administrator: the same facts as the APTPL file, labelled:
+ *
+ *	generation 7
+ *	aptpl 1
+ *	reservation WE_RO (5) holder 0
+ *	registrants 2
+ *	registrant 0 key 0x00000000000000ab transport_id iscsi:nodea rel_tgt_id 1 all_tg_pt 0
+ *	registrant 1 ...
+ *
+ * "reservation none" without a reservation, "holder all" for the all
+ * registrants types. A TransportID that cannot be written shows as "?".
+ *
+ * Return: the length of the whole text (the NUL excluded).
+ */
+int scst_pr_state_show(const struct scst_pr_state *st, char *buf, size_t size)
+{
+	char tid[8 + SCST_PR_TID_MAX_LEN];
+	struct pr_out_text t = { buf, size, 0 };
+	unsigned int i;
+
+	put_str(&t, "generation ");
+	put_dec(&t, st->generation);
+	put_str(&t, st->aptpl ? "\naptpl 1\n" : "\naptpl 0\n");
+	if (st->type == SCST_PR_TYPE_NONE) {
+		put_str(&t, "reservation none\n");
+	} else {
+		put_str(&t, "reservation ");
+		put_str(&t, pr_type_name(st->type));
+		put_str(&t, " (");
+		put_dec(&t, st->type);
+		put_str(&t, ") holder ");
+		if (st->holder == SCST_PR_HOLDER_ALL)
+			put_str(&t, "all");
+		else
+			put_dec(&t, (u16)st->holder);
+		put_str(&t, "\n");
+	}
+	put_str(&t, "registrants ");
+	put_dec(&t, st->nreg);
+	put_str(&t, "\n");
+	for (i = 0; i < st->nreg && i < SCST_PR_MAX_REGISTRANTS; i++) {
+		const struct scst_pr_registrant *r = &st->reg[i];
+
+		if (scst_pr_tid_format(&r->tid, tid, sizeof(tid)) < 0)
+			memcpy(tid, "?", 2);
+		put_str(&t, "registrant ");
+		put_dec(&t, i);
+		put_str(&t, " key ");
+		put_key(&t, r->key);
+		put_str(&t, " transport_id ");
+		put_str(&t, tid);
+		put_str(&t, " rel_tgt_id ");
+		put_dec(&t, r->rel_tgt_id);
+		put_str(&t, r->all_tg_pt ? " all_tg_pt 1\n" : " all_tg_pt 0\n");
+	}
+	if (t.len < size)
+		buf[t.len] = '\0';
+	return t.len;
+}
+EXPORT_SYMBOL_GPL(scst_pr_state_show);
+
 /* ---------------------------------------------------------------------- */
 /* Parsing                                                                */
 /* ---------------------------------------------------------------------- */

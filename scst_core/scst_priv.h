@@ -206,7 +206,7 @@ void scst_tgt_dev_free_uas(struct scst_tgt_dev *tgt_dev);
 
 /* scst_emul.c: commands the core executes itself */
 bool scst_cmd_core_emulated(const struct scst_cmd *cmd);
-bool scst_emulate_cmd(struct scst_cmd *cmd);
+enum scst_exec_res scst_emulate_cmd(struct scst_cmd *cmd);
 void scst_emulate_no_lun(struct scst_cmd *cmd);
 bool scst_check_reservation(struct scst_cmd *cmd);
 
@@ -222,6 +222,19 @@ void scst_alua_emulate(struct scst_cmd *cmd);
 
 /* scst_tm.c: task management */
 void scst_abort_sess_cmds_and_wait(struct scst_session *sess);
+unsigned int scst_abort_nexuses_and_wait(struct scst_tgt_dev **tds,
+					 unsigned int n);
+
+/* scst_pr_dev.c, scst_pr_aptpl.c: persistent reservations */
+int scst_pr_dev_init(struct scst_device *dev);
+void scst_pr_dev_free(struct scst_device *dev);
+void scst_pr_sess_init(struct scst_session *sess);
+bool scst_pr_cmd_conflicts(struct scst_cmd *cmd);
+void scst_pr_in_exec(struct scst_cmd *cmd);
+void scst_pr_out_exec(struct scst_cmd *cmd);
+ssize_t scst_pr_dev_show(struct scst_device *dev, char *buf);
+int scst_pr_aptpl_persist(struct scst_device *dev, enum scst_pr_persist what);
+void scst_pr_aptpl_load(struct scst_device *dev);
 
 /* scst_threads.c */
 void scst_threads_init(struct scst_cmd_threads *p);

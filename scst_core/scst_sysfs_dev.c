@@ -9,6 +9,7 @@
  *   devices/<dev>/handler   link to handlers/<h>
  *   devices/<dev>/exported/ links to the LUNs that export the device
  *   devices/<dev>/type, threads_num, threads_pool_type, thread_pids
+ *   devices/<dev>/pr_state  persistent reservations (scst_pr_state_show())
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -327,8 +328,16 @@ static ssize_t scst_dev_thread_pids_show(struct kobject *kobj,
 	return n;
 }
 
+static ssize_t scst_dev_pr_state_show(struct kobject *kobj,
+				      struct kobj_attribute *attr, char *buf)
+{
+	return scst_pr_dev_show(scst_kobj_to_dev(kobj), buf);
+}
+
 static struct kobj_attribute scst_dev_type_attr =
 	__ATTR(type, 0444, scst_dev_type_show, NULL);
+static struct kobj_attribute scst_dev_pr_state_attr =
+	__ATTR(pr_state, 0444, scst_dev_pr_state_show, NULL);
 static struct kobj_attribute scst_dev_threads_num_attr =
 	__ATTR(threads_num, 0644, scst_dev_threads_num_show,
 	       scst_dev_threads_num_store);
@@ -347,6 +356,7 @@ static struct attribute *scst_dev_attrs[] = {
 	&scst_dev_threads_pool_type_attr.attr,
 	&scst_dev_thread_pids_attr.attr,
 	&scst_dev_max_transfer_kb_attr.attr,
+	&scst_dev_pr_state_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(scst_dev);

@@ -966,6 +966,7 @@ struct scst_session *scst_register_session(struct scst_tgt *tgt,
 	spin_lock_init(&sess->sess_lock);
 	INIT_LIST_HEAD(&sess->cmd_list);
 	init_completion(&sess->kobj_released);
+	scst_pr_sess_init(sess);
 
 	mutex_lock(&scst_mutex);
 	ret = scst_sess_name_pick(sess->sess_name, sizeof(sess->sess_name),

@@ -129,6 +129,37 @@ static void scst_wait_nexuses_aborted(struct scst_tgt_dev **tds,
 	}
 }
 
+/**
+ * scst_abort_nexuses_and_wait() - PREEMPT AND ABORT's aborts
+ * @tds: referenced I_T_L nexuses, of one logical unit; each reference is
+ *	dropped here (the array is the caller's)
+ * @n: number of entries
+ *
+ * SPC-4 §5.9.11.5: the tasks of each preempted I_T nexus to the logical
+ * unit are aborted as CLEAR TASK SET would (TAS 0: they end without a
+ * response of their own, SAM-5 5.6; the nexus learns of it from the
+ * REGISTRATIONS PREEMPTED unit attention the caller queued), and the
+ * PERSISTENT RESERVE OUT completes once they are gone. Process context,
+ * no lock held.
+ *
+ * Return: how many commands were aborted.
+ */
+unsigned int scst_abort_nexuses_and_wait(struct scst_tgt_dev **tds,
+					 unsigned int n)
+{
+	struct scst_tmf_scope scope = {
+		.gen = atomic64_inc_return(&scst_abort_gen),
+	};
+	unsigned int i, aborted = 0;
+
+	for (i = 0; i < n; i++) {
+		scope.match.lu = tds[i]->dev;
+		aborted += scst_abort_sess_cmds(tds[i]->sess, &scope);
+	}
+	scst_wait_nexuses_aborted(tds, n, scope.gen);
+	return aborted;
+}
+
 /* SAM-5 6.3.3: BUS DEVICE RESET FUNCTION OCCURRED */
 #define SCST_SENSE_BUS_DEVICE_RESET \
 	SCST_SENSE_CODE(SCST_SK_UNIT_ATTENTION, 0x29, 0x03)

@@ -516,6 +516,20 @@ static void srpt_close_session(struct scst_session *sess)
 	srpt_ch_close_async(ch);
 }
 
+/*
+ * SPC-4 §7.6.4.5: persistent reservations name an SRP initiator port by
+ * its 128-bit INITIATOR PORT IDENTIFIER from the login (SRP r16a §5.3.2),
+ * copied to the channel before the session registers.
+ */
+static int srpt_get_transport_id(struct scst_session *sess,
+				 struct scst_pr_tid *tid)
+{
+	struct srpt_rdma_ch *ch = sess->tgt_priv;
+
+	scst_pr_tid_from_srp(tid, ch->i_port_id);
+	return 0;
+}
+
 struct scst_tgt_template srpt_template = {
 	.name			= SRPT_DRV_NAME,
 	/* rdma_rw maps any scatterlist, with MRs where the device needs them */
@@ -526,6 +540,7 @@ struct scst_tgt_template srpt_template = {
 	.enable_target		= srpt_enable_target,
 	.is_target_enabled	= srpt_is_target_enabled,
 	.close_session		= srpt_close_session,
+	.get_transport_id	= srpt_get_transport_id,
 	.tgt_attrs		= srpt_tgt_attrs,
 	.sess_attrs		= srpt_sess_attrs,
 	.owner			= THIS_MODULE,

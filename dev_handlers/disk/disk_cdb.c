@@ -136,9 +136,12 @@ static const struct disk_cdb_op disk_cdb_ops[] = {
 
 bool disk_cdb_refused(const u8 *cdb)
 {
+	/*
+	 * PERSISTENT RESERVE IN/OUT never get here: the core answers them
+	 * for every handler (scst_pr_dev.c), so that the reservations of
+	 * the exported LU are the target's, not the backing device's.
+	 */
 	switch (cdb[0]) {
-	case 0x5e:	/* PERSISTENT RESERVE IN */
-	case 0x5f:	/* PERSISTENT RESERVE OUT */
 	case 0x83:	/* EXTENDED COPY */
 	case 0x84:	/* RECEIVE COPY RESULTS */
 		return true;

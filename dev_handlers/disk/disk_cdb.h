@@ -23,12 +23,10 @@
  * disk_cdb_refused() - whether dev_disk refuses a command the core knows
  * @cdb: the CDB, at least one byte
  *
- * PERSISTENT RESERVE IN/OUT: reservations are the core's to keep for all
- * initiators (SPC-4 §5.13); until the core emulates persistent
- * reservations, passing them would let one initiator hold the disk
- * against the others behind the core's back. EXTENDED COPY and RECEIVE
- * COPY RESULTS: a third-party copy reaches devices the initiator was not
- * given. Both end with INVALID COMMAND OPERATION CODE.
+ * EXTENDED COPY and RECEIVE COPY RESULTS: a third-party copy reaches
+ * devices the initiator was not given; they end with INVALID COMMAND
+ * OPERATION CODE. (PERSISTENT RESERVE IN/OUT are the core's, which
+ * answers them for every handler and never passes them to the device.)
  *
  * Return: true when the command must not reach the device.
  */

@@ -6,9 +6,10 @@
  * the core's scatterlist pages, submitted asynchronously and completed
  * from its end_io with the device's status, sense data and residual.
  *
- * The core answers REPORT LUNS, REQUEST SENSE and SPC-2 RESERVE/RELEASE
- * itself (scst_emul.c) before ->exec(); everything else the core's table
- * or disk_cdb.c decodes passes (Documentation/disk.md lists them).
+ * The core answers REPORT LUNS, REQUEST SENSE, SPC-2 RESERVE/RELEASE and
+ * PERSISTENT RESERVE IN/OUT itself (scst_emul.c) before ->exec();
+ * everything else the core's table or disk_cdb.c decodes passes
+ * (Documentation/disk.md lists them).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -103,7 +104,7 @@ static bool disk_core_unknown(const struct scst_cdb_err *err)
  * scst_cdb_parse() for what the core's table knows (its capacity check
  * never fires: the device checks the LBA range and answers itself, see
  * disk_attach()); disk_cdb_decode() for the commands only a real device
- * implements; PERSISTENT RESERVE and third-party copy refused
+ * implements; third-party copy refused
  * (disk_cdb_refused()). Transfers beyond disk_max_transfer() fail here
  * with INVALID FIELD IN CDB, before a buffer exists or the device sees
  * them.

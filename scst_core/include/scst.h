@@ -47,6 +47,7 @@
 #include <scst_spc.h>
 #include <scst_sam.h>
 #include <scst_res.h>
+#include <scst_pr.h>
 
 /*
  * Version reported in /sys/kernel/scst_tgt/version. Management tools that
@@ -156,6 +157,13 @@ struct scst_cmd_threads {
  *	command. Return 0 or an errno, after logging one line naming the bad
  *	token.
  * @mgmt_help: usage text appended to the driver's mgmt file
+ * @get_transport_id: the TransportID (SPC-4 §7.6.4) of the initiator port
+ *	of @sess, for persistent reservations; called once, when the session
+ *	registers (process context). Return 0, or a negative errno (the
+ *	session then cannot register a reservation key). Optional: without
+ *	it the core uses an iSCSI-name TransportID made of the session's
+ *	initiator name (scst_pr_tid_from_iscsi_name()), as SCST does for
+ *	scst_local
  * @tgtt_attrs: extra attributes of targets/<driver>/
  * @tgt_attrs: extra attributes of each targets/<driver>/<target>/
  * @sess_attrs: extra attributes of each session directory
@@ -178,6 +186,8 @@ struct scst_tgt_template {
 	int (*del_target)(const char *name);
 	int (*mgmt_cmd)(const struct scst_mgmt_line *line);
 	const char *mgmt_help;
+	int (*get_transport_id)(struct scst_session *sess,
+				struct scst_pr_tid *tid);
 
 	const struct attribute **tgtt_attrs;
 	const struct attribute **tgt_attrs;
@@ -309,6 +319,17 @@ struct scst_device {
 	struct scst_cmd_threads threads;	/* the shared pool */
 	struct list_head ini_pools;		/* per_initiator; dev_mutex */
 	unsigned int nr_ini_pools;
+	/*
+	 * Persistent reservations (scst_pr_dev.c): pr_mutex serializes
+	 * PERSISTENT RESERVE OUT and the APTPL file; pr_lock guards @pr
+	 * for its readers (PR IN, the conflict check, sysfs), which never
+	 * sleep. pr_active (no registration and no reservation when false)
+	 * lets the command path skip the check without a lock.
+	 */
+	struct scst_pr_state *pr;
+	struct mutex pr_mutex;			/* PR OUT, APTPL file */
+	spinlock_t pr_lock;			/* @pr for its readers */
+	bool pr_active;
 	struct completion kobj_released;
 	/* ALUA device group (scst_dg.c), NULL: none; scst_alua_lock */
 	struct scst_dg *alua_dg;
@@ -374,6 +395,7 @@ struct scst_session {
 	atomic_t nr_tgt_devs;			/* not yet freed */
 	atomic64_t commands;
 	atomic64_t read_cmds, write_cmds, read_bytes, write_bytes;
+	struct scst_pr_nexus pr_nexus;		/* tid.len 0: none */
 	bool shutting_down;
 	bool close_requested;
 	void (*unreg_done)(struct scst_session *sess);
@@ -484,6 +506,7 @@ struct scst_cmd {
 	bool counted_on_dev;
 	enum scst_queue_type counted_type;	/* as counted in the task set */
 	bool may_block;			/* ->exec() runs on a worker thread */
+	bool on_exec_wq;		/* ... on scst_exec_wq */
 	struct sg_table sg_table;	/* the buffer the core allocated */
 };
 

@@ -382,5 +382,7 @@ int scst_pr_file_write(const struct scst_pr_state *st, char *buf,
 		       size_t size);
 int scst_pr_file_parse(const char *buf, size_t len, struct scst_pr_state *st,
 		       struct scst_pr_file_err *err);
+int scst_pr_state_show(const struct scst_pr_state *st, char *buf,
+		       size_t size);
 
 #endif /* __SCST_PR_H */

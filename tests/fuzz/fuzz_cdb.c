@@ -11,6 +11,7 @@
  * the CDB (at most 32 bytes are used).
  */
 #include "fuzz.h"
+#include <scst_pr.h>
 #include <scst_cdb.h>
 
 #define RSOC_BIG	8192
@@ -199,7 +200,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cdb = fuzz_take(&in, cdb_len);
 
 	ret = scst_cdb_decode(cdb, cdb_len, dev_type, shift, &ci, &err);
-	if (ret) {
+	if (ret && cdb_len && cdb[0] == SCST_OP_PERSISTENT_RESERVE_OUT &&
+	    err.sense_code == SCST_SENSE_PARAM_LIST_LEN_ERROR) {
+		/* SPC-4 §6.16.1: a list longer than scst_pr_out() takes */
+		FUZZ_CHECK(cdb_len >= 10 &&
+			   get_unaligned_be32(cdb + 5) >
+			   SCST_PR_OUT_MAX_PARAM_LEN);
+		check_err(&err, cdb_len, SCST_SENSE_PARAM_LIST_LEN_ERROR,
+			  SCST_SENSE_PARAM_LIST_LEN_ERROR);
+	} else if (ret) {
 		FUZZ_CHECK(ret == -EINVAL);
 		check_err(&err, cdb_len ? cdb_len : 1,
 			  SCST_SENSE_INVALID_OPCODE,

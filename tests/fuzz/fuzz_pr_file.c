@@ -3,8 +3,9 @@
  * Fuzz scst_core/scst_pr_file.c: the strict parser of the APTPL file
  * (include/scst_pr.h). A file it accepts gives a consistent state whose
  * text parses back to the same state and is written the same way again
- * (parse -> write -> parse -> write); a file it refuses leaves the state
- * empty and names a line that exists.
+ * (parse -> write -> parse -> write), and whose pr_state text
+ * (scst_pr_state_show()) is the same whole or cut to a page; a file it
+ * refuses leaves the state empty and names a line that exists.
  *
  * Input: the file's contents.
  */
@@ -36,6 +37,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(scst_pr_state_equal(&st, &back));
 	len2 = scst_pr_file_write(&back, again, sizeof(again));
 	FUZZ_CHECK(len2 == len && !memcmp(text, again, len));
+	len = scst_pr_state_show(&st, text, sizeof(text));
+	FUZZ_CHECK(len > 0 && len < (int)sizeof(text) &&
+		   (size_t)len == strlen(text));
+	len2 = scst_pr_state_show(&st, again, 4096);
+	FUZZ_CHECK(len2 == len && !memcmp(text, again, min(len, 4096)));
 out:
 	free(buf);
 	return 0;

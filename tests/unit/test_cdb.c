@@ -187,6 +187,23 @@ static const struct good_case good_cases[] = {
 	  SCST_CDB_RESERVE_CMD, .bufflen = 0 },
 	{ "RELEASE(10)", { 0x57 }, 10, 0, 9, "RELEASE(10)", 0, NONE,
 	  SCST_CDB_RESERVE_CMD | SCST_CDB_RESV_ALLOWED, .bufflen = 0 },
+	/* SPC-4 §6.15.1, §6.16.1: for every device type */
+	{ "PR IN READ KEYS", { 0x5e, 0x00, 0, 0, 0, 0, 0, 0x20, 0x00 }, 10,
+	  0, 9, "PERSISTENT RESERVE IN (READ KEYS)", 0, IN,
+	  SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN, .bufflen = 8192 },
+	{ "PR IN READ FULL STATUS on a CD-ROM", { 0x5e, 0x03, 0, 0, 0, 0, 0,
+	  0x00, 0xff }, 10, 5, 11, "PERSISTENT RESERVE IN (READ FULL STATUS)",
+	  3, IN, SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN, .bufflen = 255 },
+	{ "PR OUT REGISTER", { 0x5f, 0x00, 0, 0, 0, 0, 0, 0, 0x18 }, 10, 0,
+	  9, "PERSISTENT RESERVE OUT (REGISTER)", 0, OUT,
+	  SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST, .bufflen = 24 },
+	{ "PR OUT RESERVE WE_RO", { 0x5f, 0x01, 0x05, 0, 0, 0, 0, 0, 0x18 },
+	  10, 0, 9, "PERSISTENT RESERVE OUT (RESERVE)", 1, OUT,
+	  SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST, .bufflen = 24 },
+	{ "PR OUT REGISTER AND MOVE, largest list", { 0x5f, 0x07, 0, 0, 0,
+	  0x00, 0x00, 0x80, 0x00 }, 10, 0, 9,
+	  "PERSISTENT RESERVE OUT (REGISTER AND MOVE)", 7, OUT,
+	  SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST, .bufflen = 32768 },
 	{ "READ(10) in a 16-byte CDB field", { 0x28, 0, 0, 0, 0, 1, 0, 0, 1
 	  }, 16, 0, 9, "READ(10)", 0, IN, X_RD, .lba = 1, .nblocks = 1,
 	  .bufflen = 512 },
@@ -208,8 +225,17 @@ struct bad_case {
 
 static const struct bad_case bad_cases[] = {
 	{ "FORMAT UNIT", { 0x04 }, 6, 0, 9, INV_OP, 0, -1 },
-	{ "PERSISTENT RESERVE IN", { 0x5e }, 10, 0, 9, INV_OP, 0, -1 },
-	{ "PERSISTENT RESERVE OUT", { 0x5f }, 10, 0, 9, INV_OP, 0, -1 },
+	{ "PR IN service action 04h", { 0x5e, 0x04 }, 10, 0, 9, INV_FLD, 1,
+	  4 },
+	{ "PR OUT service action 08h", { 0x5f, 0x08 }, 10, 0, 9, INV_FLD, 1,
+	  4 },
+	{ "PR IN in 9 bytes", { 0x5e }, 9, 0, 9, INV_FLD, -1, -1 },
+	{ "PR OUT list of 32 KiB + 1", { 0x5f, 0x00, 0, 0, 0, 0x00, 0x00,
+	  0x80, 0x01 }, 10, 0, 9, SCST_SENSE_PARAM_LIST_LEN_ERROR, 5, -1 },
+	{ "PR OUT list of 4 GiB - 1", { 0x5f, 0x06, 0, 0, 0, 0xff, 0xff,
+	  0xff, 0xff }, 10, 0, 9, SCST_SENSE_PARAM_LIST_LEN_ERROR, 5, -1 },
+	{ "PR OUT NACA", { 0x5f, 0x00, 0, 0, 0, 0, 0, 0, 0x18, 0x04 }, 10, 0,
+	  9, INV_FLD, 9, 2 },
 	{ "variable length CDB", { 0x7f }, 16, 0, 9, INV_OP, 0, -1 },
 	{ "vendor specific", { 0xc0 }, 16, 0, 9, INV_OP, 0, -1 },
 	{ "READ(10) on a CD-ROM", { 0x28 }, 10, 5, 11, INV_OP, 0, -1 },
@@ -639,8 +665,8 @@ static void test_inquiry_cdb(void **state)
 /* ---------------------------------------------------------------------- */
 
 /* Commands in our table: all for disks, the SPC ones for other types. */
-#define RSOC_DISK_CMDS		42
-#define RSOC_OTHER_CMDS		16
+#define RSOC_DISK_CMDS		54
+#define RSOC_OTHER_CMDS		28
 
 static int rsoc(u8 opts, u8 op, u16 sa, u8 dev_type, u8 *buf, size_t len,
 		struct scst_cdb_err *err)
@@ -739,6 +765,15 @@ static void test_rsoc_truncated(void **state)
 
 static void test_rsoc_one(void **state)
 {
+	/* SPC-4 §6.15.1, §6.16.1: READ FULL STATUS, PREEMPT AND ABORT */
+	static const u8 pr_in_fs[] = {
+		0x00, 0x03, 0x00, 0x0a,
+		0x5e, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0x04,
+	};
+	static const u8 pr_out_pa[] = {
+		0x00, 0x03, 0x00, 0x0a,
+		0x5f, 0x05, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0x04,
+	};
 	/* SPC-4 §6.35.3: READ(10), supported, CDB usage data. */
 	static const u8 read10[] = {
 		0x00, 0x03, 0x00, 0x0a,
@@ -789,8 +824,16 @@ static void test_rsoc_one(void **state)
 	assert_bytes(buf, not_supported, 4);
 	assert_int_equal(rsoc(2, 0x9e, 0x110, 0, buf, sizeof(buf), &err), 4);
 	assert_bytes(buf, not_supported, 4);
-	assert_int_equal(rsoc(2, 0x5e, 0x00, 0, buf, sizeof(buf), &err), 4);
+	assert_int_equal(rsoc(2, 0x5e, 0x04, 0, buf, sizeof(buf), &err), 4);
 	assert_bytes(buf, not_supported, 4);
+	/* PERSISTENT RESERVE IN/OUT, by service action, any device type */
+	assert_int_equal(rsoc(2, 0x5e, 0x03, 5, buf, sizeof(buf), &err),
+			 sizeof(pr_in_fs));
+	assert_bytes(buf, pr_in_fs, sizeof(pr_in_fs));
+	assert_int_equal(rsoc(2, 0x5f, 0x05, 0, buf, sizeof(buf), &err),
+			 sizeof(pr_out_pa));
+	assert_bytes(buf, pr_out_pa, sizeof(pr_out_pa));
+	assert_int_equal(rsoc(1, 0x5f, 0, 0, buf, sizeof(buf), &err), -EINVAL);
 	assert_int_equal(rsoc(1, 0x28, 0, 5, buf, sizeof(buf), &err), 4);
 	assert_bytes(buf, not_supported, 4);
 

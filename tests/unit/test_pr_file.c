@@ -2,7 +2,8 @@
 /*
  * Unit tests for scst_core/scst_pr_file.c: the APTPL file text of a
  * persistent reservation state, its round trip, and the parser refusing
- * damaged files with the line at fault and an empty state.
+ * damaged files with the line at fault and an empty state; and the
+ * devices/<dev>/pr_state text (scst_pr_state_show()).
  */
 #include "unit.h"
 #include <scst_pr.h>
@@ -242,6 +243,52 @@ static void test_truncated(void **state)
 }
 
 /* Too many registrants: the 129th line is refused. */
+static const char shown[] =
+	"generation 7\n"
+	"aptpl 1\n"
+	"reservation WE_RO (5) holder 1\n"
+	"registrants 3\n"
+	"registrant 0 key 0x00000000000000ab transport_id srp:fe800000000000000002c903000e8acd rel_tgt_id 1 all_tg_pt 0\n"
+	"registrant 1 key 0x0123456789abcdef transport_id iscsi:iqn.1994-05.com.redhat:h1 rel_tgt_id 2 all_tg_pt 1\n"
+	"registrant 2 key 0xffffffffffffffff transport_id sas:5000c50012345678 rel_tgt_id 65535 all_tg_pt 0\n";
+
+static void test_show(void **state)
+{
+	size_t len = strlen(shown), i;
+	char small[24];
+
+	(void)state;
+	build_sample(&st);
+	assert_int_equal(scst_pr_state_show(&st, text, sizeof(text)), len);
+	assert_string_equal(text, shown);
+
+	/* cut to the buffer, whole length returned, nothing past it */
+	for (i = 0; i < sizeof(small); i++) {
+		memset(small, 'x', sizeof(small));
+		assert_int_equal(scst_pr_state_show(&st, small, i), len);
+		assert_memory_equal(small, shown, i);
+		if (i < sizeof(small))
+			assert_int_equal(small[i], 'x');
+	}
+
+	/* an all registrants reservation; then none, no registrants */
+	st.type = SCST_PR_TYPE_EA_AR;
+	st.holder = SCST_PR_HOLDER_ALL;
+	scst_pr_state_show(&st, text, sizeof(text));
+	assert_non_null(strstr(text, "\nreservation EA_AR (8) holder all\n"));
+	scst_pr_state_init(&st);
+	len = scst_pr_state_show(&st, text, sizeof(text));
+	assert_int_equal(len, strlen(text));
+	assert_string_equal(text, "generation 0\naptpl 0\nreservation none\nregistrants 0\n");
+
+	/* a TransportID that cannot be written shows as "?" */
+	st.nreg = 1;
+	st.reg[0].key = 1;
+	st.reg[0].tid.len = 2;
+	scst_pr_state_show(&st, text, sizeof(text));
+	assert_non_null(strstr(text, " transport_id ? rel_tgt_id 0 "));
+}
+
 static void test_too_many(void **state)
 {
 	size_t off;
@@ -267,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_too_many),
+		cmocka_unit_test(test_show),
 	};
 
 	return cmocka_run_group_tests_name("scst_pr_file", tests, NULL, NULL);

@@ -5,8 +5,8 @@
 # through scst_local, with 512- and 4096-byte sectors: the initiator sees
 # scsi_debug's own INQUIRY, VPD, READ CAPACITY and mode pages (compared
 # byte for byte with what the local device answers), the core's REPORT
-# LUNS and SPC-2 reservations, the device's MEDIUM ERROR with its LBA,
-# fio --verify at QD1 and QD32, an oversize transfer refused before it
+# LUNS, SPC-2 and persistent reservations, the device's MEDIUM ERROR with
+# its LBA, fio --verify at QD1 and QD32, an oversize transfer refused before it
 # reaches the device, a device hot-removed under fio, and clean unloads.
 . /tests/lib/common.sh
 . /tests/lib/fio.sh
@@ -177,6 +177,21 @@ reserve_check() {
 	run sg_turs "$local_sg"
 	run sg_raw "$remote_sg" 17 00 00 00 00 00
 	run sg_turs "$sg2"
+	# persistent reservations are the core's too: a key registered
+	# through dev_disk is in the core's state, not sent to the device
+	run sg_persist -n --out --register --param-sark=0x1234 "$remote_sg"
+	sg_persist -n --in -k "$sg2" | grep -q '^ *0x1234$' ||
+		fail "the registration is not seen through the other session"
+	grep -q '^registrant 0 key 0x0000000000001234 transport_id iscsi:ini1 ' \
+		$SCST/devices/"$hctl"/pr_state || fail "pr_state: $(cat $SCST/devices/"$hctl"/pr_state)"
+	if sg_persist -n --in -k "$local_sg" 2>/dev/null | grep -q '0x1234'; then
+		fail "the registration reached the device"
+	fi
+	run sg_persist -n --out --reserve --param-rk=0x1234 --prout-type=1 "$remote_sg"
+	dd if=/dev/zero of=/tmp/pr_blk bs=512 count=1 status=none
+	out=$(sense_of sg_raw -s 512 -i /tmp/pr_blk "$sg2" 2a 00 00 00 00 00 00 00 01 00)
+	grep -qi 'reservation conflict' <<< "$out" || fail "ini2's WRITE under ini1's WE: $out"
+	run sg_persist -n --out --clear --param-rk=0x1234 "$remote_sg"
 	mgmt $SCST/targets/scst_local/mgmt "del_session tgt1 ini2"
 }
 

@@ -7,7 +7,8 @@
 # fileio and nullio LUNs checked with the core test's sg3_utils checks
 # (lib/scsi.sh) and fio --verify (immediate
 # data, RDMA READ and RDMA WRITE paths, 512 B to 1 MiB requests, queue
-# depth 1 and 32), task management (LUN reset), disabling the target with
+# depth 1 and 32), task management (LUN reset), a persistent reservation
+# with the SRP TransportID held by every channel, disabling the target with
 # sessions (they close; the initiator reconnects once it is re-enabled),
 # logout, and unloading the target with a live session.
 . /tests/lib/common.sh
@@ -115,6 +116,22 @@ sgdev=$(lun_sg "$SRP_HOST" 0)
 run sg_reset -d "$sgdev"
 # the other nexuses of the LUN now hold a BUS DEVICE RESET unit attention
 run ua_retry sg_turs "$sgdev"
+
+# --- persistent reservations: the SRP TransportID (SPC-4 §7.6.4.5) ---------------
+# Every channel of the login is one I_T nexus: one initiator port id.
+srpt_clear_ua_all_channels "$sgdev"
+run sg_persist -n --out --register --param-sark=0x5a "$sgdev"
+P=$SCST/devices/$(readlink "$T/luns/0/device" | sed 's|.*/||')/pr_state
+cat "$P"
+grep -Eq '^registrant 0 key 0x000000000000005a transport_id srp:[0-9a-f]{32} rel_tgt_id [0-9]+ all_tg_pt 0$' "$P" ||
+	fail "pr_state: no SRP TransportID"
+grep -q '^registrants 1$' "$P" || fail "pr_state: the channels are not one nexus"
+run sg_persist -n --out --reserve --param-rk=0x5a --prout-type=3 "$sgdev"
+# reads from every CPU, so down every channel: all are the holder
+fio_run pr-holder --filename="$bio" --ioengine=libaio --direct=1 \
+	--rw=randread --bs=4k --iodepth=8 --numjobs=2 --size=8M --readonly
+run sg_persist -n --out --clear --param-rk=0x5a "$sgdev"
+grep -q '^registrants 0$' "$P" || fail "pr_state after CLEAR"
 
 # --- disable with sessions: they close; re-enable: the initiator comes back -------
 run sh -c "echo 0 > '$T/enabled'"

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scst_pr_aptpl.c - the APTPL file of a device's persistent reservations
+ * (SPC-4 §5.9.5, "activate persist through power loss"):
+ * /var/lib/scst/pr/<device>, SCST's path, in the text format of
+ * scst_pr_file.c.
+ *
+ * Written crash-safely: the text goes to <device>.tmp, which is synced,
+ * renamed over <device> and the directory synced, so that after a crash
+ * the file is the old state or the new one, never a mix. Read when the
+ * device registers; a damaged file is refused with one log line and the
+ * device starts with no reservations.
+ *
+ * Called in process context without spinlocks: on scst_exec_wq with
+ * dev->pr_mutex held (PERSISTENT RESERVE OUT), or from device
+ * registration before the device is visible.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/file.h>
+#include <linux/mount.h>
+#include <linux/namei.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+
+#include "scst_priv.h"
+
+#define SCST_PR_DIR		"/var/lib/scst/pr"
+#define SCST_PR_TMP_SUFFIX	".tmp"
+#define SCST_PR_PATH_MAX	(sizeof(SCST_PR_DIR) + SCST_MAX_NAME + 8)
+
+/*
+ * The idmap (6.3 and later) or user namespace (before) of a mount, as
+ * vfs_mkdir(), vfs_unlink() and struct renamedata take it (Kbuild probe
+ * mnt_idmap).
+ */
+#ifdef SCST_HAVE_MNT_IDMAP
+#define scst_mnt_ns(mnt)	mnt_idmap(mnt)
+
+static void scst_rd_set_ns(struct renamedata *rd, const struct vfsmount *mnt)
+{
+	rd->old_mnt_idmap = mnt_idmap(mnt);
+	rd->new_mnt_idmap = rd->old_mnt_idmap;
+}
+#else
+#define scst_mnt_ns(mnt)	mnt_user_ns(mnt)
+
+static void scst_rd_set_ns(struct renamedata *rd, const struct vfsmount *mnt)
+{
+	rd->old_mnt_userns = mnt_user_ns(mnt);
+	rd->new_mnt_userns = rd->old_mnt_userns;
+}
+#endif
+
+/* "/var/lib/scst/pr/<name><suffix>"; device names hold no '/'. */
+static int scst_pr_path(const struct scst_device *dev, const char *suffix,
+			char *buf, size_t size)
+{
+	if (!strcmp(dev->name, ".") || !strcmp(dev->name, "..")) {
+		pr_err("%s: a device of that name cannot have an APTPL file\n",
+		       dev->name);
+		return -EINVAL;
+	}
+	snprintf(buf, size, "%s/%s%s", SCST_PR_DIR, dev->name, suffix);
+	return 0;
+}
+
+/* mkdir -p of SCST_PR_DIR, mode 0700 for what it creates. */
+static int scst_pr_mkdirs(void)
+{
+	static const char *const dirs[] = {
+		"/var", "/var/lib", "/var/lib/scst", SCST_PR_DIR,
+	};
+	struct dentry *d;
+	struct path parent;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		d = kern_path_create(AT_FDCWD, dirs[i], &parent,
+				     LOOKUP_DIRECTORY);
+		if (IS_ERR(d)) {
+			if (PTR_ERR(d) == -EEXIST)
+				continue;
+			return PTR_ERR(d);
+		}
+		ret = vfs_mkdir(scst_mnt_ns(parent.mnt), d_inode(parent.dentry),
+				d, 0700);
+		done_path_create(&parent, d);
+		if (ret && ret != -EEXIST)
+			return ret;
+	}
+	return 0;
+}
+
+static int scst_pr_fsync_path(const char *path, int flags)
+{
+	struct file *f;
+	int ret;
+
+	f = filp_open(path, flags, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	ret = vfs_fsync(f, 0);
+	filp_close(f, NULL);
+	return ret;
+}
+
+/* rename(2) of @from over @to, both in SCST_PR_DIR. */
+static int scst_pr_rename(const char *from, const char *to)
+{
+	struct dentry *trap, *old, *new;
+	struct renamedata rd = { };
+	struct path dir;
+	int ret;
+
+	ret = kern_path(SCST_PR_DIR, LOOKUP_DIRECTORY, &dir);
+	if (ret)
+		return ret;
+	ret = mnt_want_write(dir.mnt);
+	if (ret)
+		goto put_path;
+	trap = lock_rename(dir.dentry, dir.dentry);
+	if (IS_ERR(trap)) {
+		ret = PTR_ERR(trap);
+		goto drop_write;
+	}
+	old = lookup_one_len(from, dir.dentry, strlen(from));
+	if (IS_ERR(old)) {
+		ret = PTR_ERR(old);
+		goto unlock;
+	}
+	ret = -ENOENT;
+	if (d_is_negative(old))
+		goto put_old;
+	new = lookup_one_len(to, dir.dentry, strlen(to));
+	if (IS_ERR(new)) {
+		ret = PTR_ERR(new);
+		goto put_old;
+	}
+	rd.old_dir = d_inode(dir.dentry);
+	rd.old_dentry = old;
+	rd.new_dir = d_inode(dir.dentry);
+	rd.new_dentry = new;
+	scst_rd_set_ns(&rd, dir.mnt);
+	ret = vfs_rename(&rd);
+	dput(new);
+put_old:
+	dput(old);
+unlock:
+	unlock_rename(dir.dentry, dir.dentry);
+drop_write:
+	mnt_drop_write(dir.mnt);
+put_path:
+	path_put(&dir);
+	return ret;
+}
+
+/* unlink(2) of @name in SCST_PR_DIR; a missing file is no error. */
+static int scst_pr_unlink(const char *name)
+{
+	struct dentry *d;
+	struct path dir;
+	int ret;
+
+	ret = kern_path(SCST_PR_DIR, LOOKUP_DIRECTORY, &dir);
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	ret = mnt_want_write(dir.mnt);
+	if (ret)
+		goto put_path;
+	inode_lock_nested(d_inode(dir.dentry), I_MUTEX_PARENT);
+	d = lookup_one_len(name, dir.dentry, strlen(name));
+	if (IS_ERR(d)) {
+		ret = PTR_ERR(d);
+		goto unlock;
+	}
+	if (d_is_positive(d))
+		ret = vfs_unlink(scst_mnt_ns(dir.mnt), d_inode(dir.dentry), d,
+				 NULL);
+	dput(d);
+unlock:
+	inode_unlock(d_inode(dir.dentry));
+	mnt_drop_write(dir.mnt);
+put_path:
+	path_put(&dir);
+	return ret;
+}
+
+/* Write @len bytes of @text to @path, created or truncated, and sync it. */
+static int scst_pr_write_file(const char *path, const char *text, size_t len)
+{
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+	int ret;
+
+	f = filp_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_write(f, text, len, &pos);
+	ret = n < 0 ? (int)n : (size_t)n != len ? -EIO : 0;
+	if (!ret)
+		ret = vfs_fsync(f, 0);
+	filp_close(f, NULL);
+	return ret;
+}
+
+static int scst_pr_aptpl_save(struct scst_device *dev, char *path,
+			      char *tmp)
+{
+	const char *base = strrchr(path, '/') + 1;
+	const char *tbase = strrchr(tmp, '/') + 1;
+	char *text;
+	int len, ret;
+
+	text = kvmalloc(SCST_PR_FILE_MAX_LEN, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	len = scst_pr_file_write(dev->pr, text, SCST_PR_FILE_MAX_LEN);
+	ret = len < 0 || len >= SCST_PR_FILE_MAX_LEN ? -EINVAL : 0;
+	if (!ret)
+		ret = scst_pr_mkdirs();
+	if (!ret)
+		ret = scst_pr_write_file(tmp, text, len);
+	if (!ret)
+		ret = scst_pr_rename(tbase, base);
+	if (!ret)
+		ret = scst_pr_fsync_path(SCST_PR_DIR, O_RDONLY | O_DIRECTORY);
+	kvfree(text);
+	return ret;
+}
+
+/**
+ * scst_pr_aptpl_persist() - bring the APTPL file in line with the state
+ * @dev: the device; dev->pr_mutex held, its state just changed
+ * @what: SCST_PR_PERSIST_SAVE (write the state) or _REMOVE (remove the
+ *	file)
+ *
+ * Return: 0, or a negative errno after one log line naming the file.
+ */
+int scst_pr_aptpl_persist(struct scst_device *dev, enum scst_pr_persist what)
+{
+	char path[SCST_PR_PATH_MAX], tmp[SCST_PR_PATH_MAX];
+	int ret;
+
+	lockdep_assert_held(&dev->pr_mutex);
+	ret = scst_pr_path(dev, "", path, sizeof(path));
+	if (!ret)
+		ret = scst_pr_path(dev, SCST_PR_TMP_SUFFIX, tmp, sizeof(tmp));
+	if (ret)
+		return ret;
+	if (what == SCST_PR_PERSIST_SAVE)
+		ret = scst_pr_aptpl_save(dev, path, tmp);
+	else
+		ret = scst_pr_unlink(strrchr(path, '/') + 1);
+	if (ret)
+		pr_err("%s: cannot %s %s: error %d\n", dev->name,
+		       what == SCST_PR_PERSIST_SAVE ? "write" : "remove", path,
+		       ret);
+	return ret;
+}
+
+/* Read at most @size bytes of @path into @buf; return the length read. */
+static ssize_t scst_pr_read_file(const char *path, char *buf, size_t size)
+{
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+	size_t len = 0;
+
+	f = filp_open(path, O_RDONLY | O_NOFOLLOW, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	while (len < size) {
+		n = kernel_read(f, buf + len, size - len, &pos);
+		if (n < 0) {
+			len = n;
+			break;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	filp_close(f, NULL);
+	return len;
+}
+
+/**
+ * scst_pr_aptpl_load() - restore the state from the device's APTPL file
+ * @dev: the new device, dev->pr initialized and empty
+ *
+ * No file: nothing to do. A file that cannot be read, or that
+ * scst_pr_file_parse() refuses (one more byte than SCST_PR_FILE_MAX_LEN is
+ * read so that it sees an oversized file), gets one log line naming the
+ * file, the line and the reason, and the state stays empty.
+ */
+void scst_pr_aptpl_load(struct scst_device *dev)
+{
+	char path[SCST_PR_PATH_MAX];
+	struct scst_pr_file_err err = { };
+	ssize_t len;
+	char *text;
+
+	if (!strcmp(dev->name, ".") || !strcmp(dev->name, ".."))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", SCST_PR_DIR, dev->name);
+	text = kvmalloc(SCST_PR_FILE_MAX_LEN + 1, GFP_KERNEL);
+	if (!text) {
+		pr_err("%s: out of memory reading %s: no reservations restored\n",
+		       dev->name, path);
+		return;
+	}
+	len = scst_pr_read_file(path, text, SCST_PR_FILE_MAX_LEN + 1);
+	if (len == -ENOENT)
+		goto free;
+	if (len < 0) {
+		pr_err("%s: cannot read %s: error %zd: no reservations restored\n",
+		       dev->name, path, len);
+		goto free;
+	}
+	if (scst_pr_file_parse(text, len, dev->pr, &err)) {
+		scst_pr_state_init(dev->pr);
+		pr_err("%s: %s line %u: %s: no reservations restored\n",
+		       dev->name, path, err.line, err.reason ? err.reason : "?");
+		goto free;
+	}
+	pr_info("%s: %u persistent reservation registrations restored from %s\n",
+		dev->name, dev->pr->nreg, path);
+free:
+	kvfree(text);
+}

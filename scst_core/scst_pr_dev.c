@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scst_pr_dev.c - persistent reservations (SPC-4 §5.9) in the command
+ * path: the per-device state, the I_T nexus of a session, PERSISTENT
+ * RESERVE IN/OUT answered by the core for every handler, the conflict
+ * check before a command runs, and what a PERSISTENT RESERVE OUT implies
+ * for the other I_T nexuses (unit attentions, PREEMPT AND ABORT). The
+ * rules are scst_pr.c's (pure logic); the APTPL file I/O is in
+ * scst_pr_aptpl.c.
+ *
+ * Locking: dev->pr_mutex serializes PERSISTENT RESERVE OUT (state change
+ * and APTPL file, in that order); dev->pr_lock, a spinlock taken in
+ * process context only, guards dev->pr for the readers that must not
+ * sleep (PERSISTENT RESERVE IN, the conflict check). The state changes
+ * under both. dev->pr_active is false when there is neither a
+ * registration nor a reservation: the READ/WRITE path then reads one bool
+ * and takes no lock.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <linux/mm.h>
+
+#include "scst_priv.h"
+
+static bool scst_pr_in_use(const struct scst_pr_state *st)
+{
+	return st->nreg || st->type != SCST_PR_TYPE_NONE;
+}
+
+/**
+ * scst_pr_dev_init() - the persistent reservation state of a new device
+ * @dev: the device, its name set; not yet visible
+ *
+ * Reads the device's APTPL file if there is one (scst_pr_aptpl_load();
+ * a damaged file leaves the state empty). Process context, no lock held.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int scst_pr_dev_init(struct scst_device *dev)
+{
+	dev->pr = kvzalloc(sizeof(*dev->pr), GFP_KERNEL);
+	if (!dev->pr)
+		return -ENOMEM;
+	scst_pr_state_init(dev->pr);
+	mutex_init(&dev->pr_mutex);
+	spin_lock_init(&dev->pr_lock);
+	scst_pr_aptpl_load(dev);
+	dev->pr_active = scst_pr_in_use(dev->pr);
+	return 0;
+}
+
+void scst_pr_dev_free(struct scst_device *dev)
+{
+	kvfree(dev->pr);
+	dev->pr = NULL;
+}
+
+/**
+ * scst_pr_sess_init() - the I_T nexus of a new session, as PR names it
+ * @sess: the session, its target, initiator name and tgt_priv set
+ *
+ * The target driver's TransportID (->get_transport_id()), else an iSCSI
+ * name one made of the initiator name; the target's relative target port
+ * identifier. Computed once: every command of the session uses it.
+ */
+void scst_pr_sess_init(struct scst_session *sess)
+{
+	struct scst_tgt *tgt = sess->tgt;
+	struct scst_pr_tid *tid = &sess->pr_nexus.tid;
+	int ret;
+
+	if (tgt->tgtt->get_transport_id)
+		ret = tgt->tgtt->get_transport_id(sess, tid);
+	else
+		ret = scst_pr_tid_from_iscsi_name(tid, sess->initiator_name);
+	if (ret || !tid->len) {
+		memset(tid, 0, sizeof(*tid));
+		pr_warn("%s/%s: session of %s has no TransportID: it cannot register persistent reservation keys\n",
+			tgt->tgtt->name, tgt->name, sess->initiator_name);
+	}
+	sess->pr_nexus.rel_tgt_id = tgt->rel_tgt_id;
+}
+
+/**
+ * scst_pr_cmd_conflicts() - whether a command meets a persistent
+ *	reservation (SPC-4 §5.9.1, SBC-3 §4.17) or, being an SPC-2 RESERVE or
+ *	RELEASE, a registration (SPC-4 §5.9.3)
+ * @cmd: the command, parsed, its device set
+ *
+ * Return: true when it is to end with RESERVATION CONFLICT.
+ */
+bool scst_pr_cmd_conflicts(struct scst_cmd *cmd)
+{
+	struct scst_device *dev = cmd->dev;
+	bool ret;
+
+	if (!READ_ONCE(dev->pr_active))
+		return false;
+	spin_lock(&dev->pr_lock);
+	ret = scst_pr_conflicts(dev->pr, &cmd->sess->pr_nexus, cmd->cdb,
+				cmd->cdb_len);
+	spin_unlock(&dev->pr_lock);
+	return ret;
+}
+
+/*
+ * SPC-4 §6.15: PERSISTENT RESERVE IN. The data is built twice under
+ * pr_lock: once for its length, then into a buffer of what the command
+ * transfers (the smaller of that length and the ALLOCATION LENGTH), not
+ * of what the initiator offers (SPC-4 §4.2.5.6).
+ */
+void scst_pr_in_exec(struct scst_cmd *cmd)
+{
+	struct scst_device *dev = cmd->dev;
+	struct scst_cdb_err err;
+	u8 none = 0;
+	size_t size;
+	int len;
+	u8 *buf;
+
+	spin_lock(&dev->pr_lock);
+	len = scst_pr_in(dev->pr, cmd->cdb, cmd->cdb_len, &none, 0, &err);
+	spin_unlock(&dev->pr_lock);
+	if (len < 0) {
+		scst_set_cmd_error_from(cmd, &err);
+		return;
+	}
+	size = min_t(size_t, len, cmd->bufflen);
+	if (!size) {
+		cmd->resp_len = 0;
+		return;
+	}
+	buf = kvzalloc(size, GFP_KERNEL);
+	if (!buf) {
+		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+		return;
+	}
+	spin_lock(&dev->pr_lock);
+	len = scst_pr_in(dev->pr, cmd->cdb, cmd->cdb_len, buf, size, &err);
+	spin_unlock(&dev->pr_lock);
+	if (len < 0)
+		scst_set_cmd_error_from(cmd, &err);
+	else
+		scst_copy_to_sg(cmd, buf, min_t(size_t, len, size));
+	kvfree(buf);
+}
+
+/*
+ * REGISTER AND MOVE (SPC-4 §5.9.8): whether a target port with the
+ * RELATIVE TARGET PORT IDENTIFIER of the parameter list exists. Looked up
+ * under scst_mutex before the PR locks are taken (scst_pr_out() calls
+ * back under pr_lock, where nothing may sleep).
+ */
+struct scst_pr_port {
+	u16 rel_tgt_id;
+	bool exists;
+};
+
+static void scst_pr_port_lookup(struct scst_pr_port *p, const u8 *data,
+				u32 len)
+{
+	struct scst_tgt_template *tgtt;
+	struct scst_tgt *tgt;
+
+	p->exists = false;
+	if (len < SCST_PR_OUT_PARAM_LEN)
+		return;
+	/* SPC-4 §6.16.4 table 184: bytes 18-19 */
+	p->rel_tgt_id = get_unaligned_be16(data + 18);
+	mutex_lock(&scst_mutex);
+	list_for_each_entry(tgtt, &scst_template_list, list_entry)
+		list_for_each_entry(tgt, &tgtt->tgt_list, tgtt_entry)
+			if (tgt->rel_tgt_id == p->rel_tgt_id)
+				p->exists = true;
+	mutex_unlock(&scst_mutex);
+}
+
+static bool scst_pr_port_exists(u16 rel_tgt_id, void *ctx)
+{
+	const struct scst_pr_port *p = ctx;
+
+	return p->exists && p->rel_tgt_id == rel_tgt_id;
+}
+
+/*
+ * Carry out the notices of a PERSISTENT RESERVE OUT for every I_T_L nexus
+ * of the device whose session's I_T nexus a notice's registrant matches:
+ * its unit attention (SPC-4 §5.9.7-5.9.11), and for PREEMPT AND ABORT
+ * the abort of its tasks (SPC-4 §5.9.11.5). Return how many commands were
+ * aborted.
+ */
+static unsigned int scst_pr_apply(struct scst_cmd *cmd,
+				  const struct scst_pr_effects *eff)
+{
+	struct scst_device *dev = cmd->dev;
+	struct scst_tgt_dev **tds, **ab = NULL;
+	unsigned int n, i, j, nab = 0, aborted = 0;
+
+	if (!eff->n)
+		return 0;
+	tds = scst_dev_get_tgt_devs(dev, &n);
+	if (IS_ERR(tds)) {
+		pr_err("%s: out of memory: the unit attentions of a PERSISTENT RESERVE OUT are lost\n",
+		       dev->name);
+		return 0;
+	}
+	if (n)
+		ab = kcalloc(n, sizeof(*ab), GFP_KERNEL);
+	for (i = 0; i < n; i++) {
+		struct scst_tgt_dev *td = tds[i];
+		bool keep = false;
+
+		for (j = 0; j < eff->n; j++) {
+			const struct scst_pr_notice *no = &eff->notice[j];
+
+			if (!scst_pr_reg_matches(&no->who, &td->sess->pr_nexus))
+				continue;
+			if (no->ua)
+				scst_tgt_dev_add_ua(td, no->ua);
+			if (no->abort && ab) {
+				ab[nab++] = td;
+				keep = true;
+			}
+			break;
+		}
+		if (!keep)
+			scst_put_tgt_dev(td);
+	}
+	kfree(tds);
+	if (nab) {
+		/*
+		 * Aborted commands waiting in the task set behind this one
+		 * must be able to start (and end as aborted) while we wait.
+		 */
+		scst_dev_task_set_done(cmd);
+		aborted = scst_abort_nexuses_and_wait(ab, nab);
+	}
+	kfree(ab);
+	return aborted;
+}
+
+/* The parameter list of a PERSISTENT RESERVE OUT, in one buffer. */
+static u8 *scst_pr_out_data(struct scst_cmd *cmd, u32 *len)
+{
+	u8 *data;
+
+	*len = 0;
+	if (!cmd->bufflen)
+		return NULL;
+	data = kvmalloc(cmd->bufflen, GFP_KERNEL);
+	if (data)
+		*len = scst_copy_from_sg(cmd, data, cmd->bufflen);
+	return data;
+}
+
+/*
+ * SPC-4 §6.16: PERSISTENT RESERVE OUT, on scst_exec_wq (it sleeps: the
+ * mutex, the APTPL file, the wait for aborted commands). The state is
+ * copied first: when the APTPL file cannot be written the command fails
+ * (INTERNAL TARGET FAILURE) and the state is put back, as if it had not
+ * run.
+ */
+void scst_pr_out_exec(struct scst_cmd *cmd)
+{
+	struct scst_device *dev = cmd->dev;
+	struct scst_pr_out_req req = {
+		.nexus = &cmd->sess->pr_nexus,
+		.cdb = cmd->cdb,
+		.cdb_len = cmd->cdb_len,
+		.port_exists = scst_pr_port_exists,
+	};
+	struct scst_pr_port port = { };
+	struct scst_pr_state *old = NULL;
+	struct scst_pr_effects *eff;
+	struct scst_cdb_err err;
+	unsigned int aborted;
+	u8 *data = NULL;
+	u32 len;
+	int ret;
+
+	if (!cmd->sess->pr_nexus.tid.len) {
+		scst_set_cmd_error(cmd, SCST_SENSE_INSUFFICIENT_REG_RESOURCES);
+		return;
+	}
+	eff = kvmalloc(sizeof(*eff), GFP_KERNEL);
+	old = kvmalloc(sizeof(*old), GFP_KERNEL);
+	data = scst_pr_out_data(cmd, &len);
+	if (!eff || !old || (cmd->bufflen && !data)) {
+		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+		goto free;
+	}
+	req.data = data;
+	req.data_len = len;
+	req.ctx = &port;
+	if ((cmd->cdb[1] & 0x1f) == SCST_PR_OUT_REGISTER_AND_MOVE)
+		scst_pr_port_lookup(&port, data, len);
+
+	mutex_lock(&dev->pr_mutex);
+	spin_lock(&dev->pr_lock);
+	memcpy(old, dev->pr, sizeof(*old));
+	ret = scst_pr_out(dev->pr, &req, eff, &err);
+	WRITE_ONCE(dev->pr_active, scst_pr_in_use(dev->pr));
+	spin_unlock(&dev->pr_lock);
+	if (!ret && eff->persist != SCST_PR_PERSIST_NONE &&
+	    scst_pr_aptpl_persist(dev, eff->persist)) {
+		spin_lock(&dev->pr_lock);
+		memcpy(dev->pr, old, sizeof(*old));
+		WRITE_ONCE(dev->pr_active, scst_pr_in_use(dev->pr));
+		spin_unlock(&dev->pr_lock);
+		mutex_unlock(&dev->pr_mutex);
+		scst_set_cmd_error(cmd, SCST_SENSE_HARDWARE_ERROR);
+		goto free;
+	}
+	mutex_unlock(&dev->pr_mutex);
+
+	if (ret < 0) {
+		scst_set_cmd_error_from(cmd, &err);
+	} else if (ret == SCST_PR_CONFLICT) {
+		scst_set_cmd_error_status(cmd, SCST_STATUS_RESERVATION_CONFLICT);
+	} else {
+		aborted = scst_pr_apply(cmd, eff);
+		if ((cmd->cdb[1] & 0x1f) == SCST_PR_OUT_PREEMPT_AND_ABORT)
+			pr_info("%s: %s: PREEMPT AND ABORT aborted %u commands\n",
+				dev->name, cmd->sess->sess_name, aborted);
+	}
+free:
+	kvfree(data);
+	kvfree(old);
+	kvfree(eff);
+}
+
+/* devices/<dev>/pr_state */
+ssize_t scst_pr_dev_show(struct scst_device *dev, char *buf)
+{
+	int len;
+
+	mutex_lock(&dev->pr_mutex);
+	len = scst_pr_state_show(dev->pr, buf, PAGE_SIZE);
+	mutex_unlock(&dev->pr_mutex);
+	if (len >= PAGE_SIZE) {
+		/* 128 long iSCSI names do not fit in a page: say so */
+		len = PAGE_SIZE - 1;
+		memcpy(buf + PAGE_SIZE - 5, "...\n", 4);
+	}
+	return len;
+}

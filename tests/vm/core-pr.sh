@@ -1,0 +1,350 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Persistent reservations (SPC-4 §5.9) answered by the core: one vdisk
+# device (on a slow scsi_debug disk) exported through two scst_local
+# sessions, i.e. two I_T nexuses "A" and "B", driven with sg_persist:
+#  SPC-2 RESERVE/RELEASE against PR, both ways (SPC-4 §5.9.3);
+#  (a) the Windows-cluster sequence: REGISTER both, RESERVE EA from A (B's
+#      READ conflicts), WE_RO, PREEMPT from B, RELEASE, CLEAR, with the
+#      unit attentions the other nexus gets;
+#  (c) READ FULL STATUS: both TransportIDs, keys, holder; (g) pr_state;
+#  (f) a LUN RESET keeps registrations and reservation;
+#  (d) REGISTER AND MOVE to B's nexus, and to a port that does not exist;
+#  (b) fence_scsi: REGISTER AND IGNORE EXISTING KEY on both, WE_RO from A,
+#      PREEMPT AND ABORT of B while B has writes in flight: they fail, so
+#      do B's later writes (RESERVATION CONFLICT);
+#  (e) APTPL: the state comes back after del/add of the device and after
+#      unloading every module; a damaged file gives one log line and an
+#      empty state; without APTPL nothing is written.
+. /tests/lib/common.sh
+. /tests/lib/scst.sh
+
+INI_A=iqn.2026-01.test:nodea
+INI_B=iqn.2026-01.test:nodeb
+PRDIR=/var/lib/scst/pr
+DEV=pr0
+
+run modprobe -a sd_mod sg
+# ~100 ms per command at HZ=250: B's writes are in flight for a while
+sdebug_load dev_size_mb=64 delay=25
+backing=$(sdebug_disk)
+log "backing disk $backing"
+
+# setup: the device, tgt1 with LUN 0, sessions A and B; sets sgA sgB sdB
+setup() {
+	scst_local_load
+	mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device $DEV filename=$backing"
+	local_target tgt1 "$INI_A" "$DEV 0"
+	hostA=$host
+	mgmt $SCST/targets/scst_local/mgmt "add_session tgt1 $INI_B"
+	wait_for 10 "host of B" local_host tgt1 "$INI_B" > /dev/null
+	hostB=$(local_host tgt1 "$INI_B")
+	wait_lun "$hostB" 0
+	sgA=$(lun_sg "$hostA" 0)
+	sgB=$(lun_sg "$hostB" 0)
+	sdB=$(lun_disk "$hostB" 0)
+	clear_ua "$sgA"
+	clear_ua "$sgB"
+	RTP=$(attr_value "$T/rel_tgt_id")
+	log "A: $sgA, B: $sgB ($sdB), relative target port $RTP"
+}
+
+# relun: LUN 0 added again: find its nodes on both hosts, clear the UAs
+relun() {
+	wait_lun "$hostA" 0
+	wait_lun "$hostB" 0
+	sgA=$(lun_sg "$hostA" 0)
+	sgB=$(lun_sg "$hostB" 0)
+	sdB=$(lun_disk "$hostB" 0)
+	clear_ua "$sgA"
+	clear_ua "$sgB"
+}
+
+# unload: every module of ours, in order
+unload() {
+	run rmmod scst_local
+	run rmmod scst_vdisk
+	run rmmod scst
+}
+
+# prout SG ARGS...: a PERSISTENT RESERVE OUT that must succeed
+prout() {
+	local sg=$1
+	shift
+	log "+ sg_persist --out $* $sg"
+	sg_persist -n --out "$@" "$sg" || fail "PR OUT $* on $sg failed"
+}
+
+# prout_fails SG WHAT ARGS...: a PR OUT that must fail, its output
+# containing WHAT (case-insensitive)
+prout_fails() {
+	local sg=$1 what=$2 out
+	shift 2
+	log "+ (must fail: $what) sg_persist --out $* $sg"
+	if out=$(sg_persist -n -v --out "$@" "$sg" 2>&1); then
+		fail "PR OUT $* on $sg succeeded"
+	fi
+	grep -qi "$what" <<< "$out" || { echo "$out"; fail "PR OUT $*: not '$what'"; }
+}
+
+# keys SG: the registered keys, one a line
+keys() {
+	sg_persist -n --in -k "$1" | sed -n 's/^ *\(0x[0-9a-f]*\)$/\1/p'
+}
+
+# generation SG: PRgeneration from READ KEYS
+generation() {
+	sg_persist -n --in -k "$1" | sed -n 's/.*PR generation=\(0x[0-9a-f]*\),.*/\1/p'
+}
+
+# resv SG: "KEY TYPE" of the reservation, or "none"
+resv() {
+	local out
+	out=$(sg_persist -n --in -r "$1") || return 1
+	if grep -q 'NO reservation held' <<< "$out"; then
+		echo none
+		return 0
+	fi
+	echo "$(sed -n 's/^ *Key=\(0x[0-9a-f]*\)$/\1/p' <<< "$out") $(sed -n 's/.*type: \(.*\)$/\1/p' <<< "$out")"
+}
+
+# ua_is SG WHAT: the next command on SG gets a unit attention WHAT
+ua_is() {
+	local out
+	out=$(sense_of sg_turs -v "$1")
+	grep -qi "$2" <<< "$out" || { echo "$out"; fail "$1: no '$2' unit attention"; }
+	clear_ua "$1"
+}
+
+# io SG read|write: one block at LBA 0 through sg_raw; prints its status
+io() {
+	local out
+	if [ "$2" = read ]; then
+		out=$(sg_raw -r 512 -o /dev/null "$1" 28 00 00 00 00 00 00 00 01 00 2>&1)
+	else
+		out=$(sg_raw -s 512 -i /tmp/blk "$1" 2a 00 00 00 00 00 00 00 01 00 2>&1)
+	fi
+	if grep -qi 'reservation conflict' <<< "$out"; then
+		echo conflict
+	elif grep -qi 'status: good' <<< "$out" || ! grep -qi 'status' <<< "$out"; then
+		echo good
+	else
+		echo "other: $out"
+	fi
+}
+
+dd if=/dev/urandom of=/tmp/blk bs=512 count=1 status=none
+T=$SCST/targets/scst_local/tgt1
+setup
+P=$SCST/devices/$DEV/pr_state
+
+# --- nothing registered ---------------------------------------------------
+assert_eq "$(keys "$sgA")" "" "keys at start"
+assert_eq "$(resv "$sgA")" none "reservation at start"
+assert_eq "$(cat $P)" "generation 0
+aptpl 0
+reservation none
+registrants 0" "pr_state at start"
+out=$(sg_persist -n --in -c "$sgA") || fail "REPORT CAPABILITIES failed"
+grep -qi 'PTPL_C): *1' <<< "$out" ||
+	{ echo "$out"; fail "REPORT CAPABILITIES: no PTPL_C"; }
+# a service action that does not exist: ILLEGAL REQUEST
+out=$(sense_of sg_raw -r 64 "$sgA" 5e 04 00 00 00 00 00 00 40 00)
+grep -qi 'invalid field in cdb' <<< "$out" || { echo "$out"; fail "PR IN SA 04h accepted"; }
+# RSOC lists PERSISTENT RESERVE OUT's service actions
+out=$(sg_opcodes -n "$sgA")
+grep -q '5f *7 *Persistent reserve out, register and move' <<< "$out" ||
+	grep -qi '5f.*register and move' <<< "$out" || { echo "$out"; fail "RSOC: no PR OUT REGISTER AND MOVE"; }
+
+# --- SPC-2 RESERVE held by B: A's PR IN/OUT conflict (SPC-4 §5.9.3) -------
+out=$(sense_of sg_raw "$sgB" 16 00 00 00 00 00)
+grep -qi 'status: good' <<< "$out" || { echo "$out"; fail "B's RESERVE(6) failed"; }
+out=$(sense_of sg_persist -n --in -k "$sgA")
+grep -qi 'reservation conflict' <<< "$out" || { echo "$out"; fail "A's PR IN under B's SPC-2 reservation"; }
+prout_fails "$sgA" "reservation conflict" --register --param-sark=0xa
+out=$(sense_of sg_raw "$sgB" 17 00 00 00 00 00)
+grep -qi 'status: good' <<< "$out" || { echo "$out"; fail "B's RELEASE(6) failed"; }
+assert_eq "$(keys "$sgA")" "" "keys after the SPC-2 reservation"
+
+# --- (a) the Windows-cluster sequence -------------------------------------
+prout "$sgA" --register --param-sark=0xa
+prout "$sgB" --register --param-sark=0xb
+assert_eq "$(keys "$sgA" | tr '\n' ' ')" "0xa 0xb " "keys after REGISTER"
+assert_eq "$(generation "$sgB")" 0x2 "PRgeneration after two REGISTERs"
+# a REGISTER with the wrong key: RESERVATION CONFLICT, nothing changes
+prout_fails "$sgB" "reservation conflict" --register --param-rk=0x99 --param-sark=0xc
+assert_eq "$(generation "$sgB")" 0x2 "PRgeneration after a refused REGISTER"
+
+prout "$sgA" --reserve --param-rk=0xa --prout-type=3
+assert_eq "$(resv "$sgB")" "0xa Exclusive Access" "reservation EA"
+assert_eq "$(io "$sgB" read)" conflict "B's READ under A's EA"
+assert_eq "$(io "$sgB" write)" conflict "B's WRITE under A's EA"
+assert_eq "$(io "$sgA" read)" good "A's READ under its EA"
+sg_turs "$sgB" || fail "B's TEST UNIT READY under EA"
+# SPC-2 RESERVE with registrations: RESERVATION CONFLICT (SPC-4 §5.9.3)
+out=$(sense_of sg_raw "$sgA" 16 00 00 00 00 00)
+grep -qi 'reservation conflict' <<< "$out" || { echo "$out"; fail "RESERVE(6) while registered"; }
+# another type while holding: RESERVATION CONFLICT (SPC-4 §5.9.9)
+prout_fails "$sgA" "reservation conflict" --reserve --param-rk=0xa --prout-type=5
+prout "$sgA" --release --param-rk=0xa --prout-type=3
+prout "$sgA" --reserve --param-rk=0xa --prout-type=5
+assert_eq "$(resv "$sgB")" "0xa Write Exclusive, registrants only" "reservation WE_RO"
+assert_eq "$(io "$sgB" write)" good "registrant B's WRITE under WE_RO"
+
+# --- (c) READ FULL STATUS, (g) pr_state ----------------------------------
+fs=$(sg_persist -n --in -s "$sgB") || fail "READ FULL STATUS failed"
+echo "$fs"
+# one block per registrant, from its Key= line to the next
+blockA=$(sed -n '/Key=0xa$/,/Key=/p' <<< "$fs")
+blockB=$(sed -n '/Key=0xb$/,$p' <<< "$fs")
+grep -q 'Relative port address: 0x'"$(printf %x "$RTP")" <<< "$blockA" || fail "full status: A's port"
+grep -q '<< Reservation holder >>' <<< "$blockA" || fail "full status: A is not the holder"
+grep -q 'type: Write Exclusive, registrants only' <<< "$blockA" || fail "full status: type"
+grep -q "$INI_A" <<< "$blockA" || fail "full status: A's TransportID"
+grep -q 'not reservation holder' <<< "$blockB" || fail "full status: B is a holder"
+grep -q "$INI_B" <<< "$blockB" || fail "full status: B's TransportID"
+assert_eq "$(grep -c 'Key=' <<< "$fs")" 2 "full status descriptors"
+assert_eq "$(cat $P)" "generation 2
+aptpl 0
+reservation WE_RO (5) holder 0
+registrants 2
+registrant 0 key 0x000000000000000a transport_id iscsi:$INI_A rel_tgt_id $RTP all_tg_pt 0
+registrant 1 key 0x000000000000000b transport_id iscsi:$INI_B rel_tgt_id $RTP all_tg_pt 0" "pr_state with WE_RO"
+
+# --- (f) LUN RESET keeps registrations and reservation (SPC-4 §5.9.1) ------
+run sg_reset -d "$sgA"
+clear_ua "$sgA"
+clear_ua "$sgB"
+assert_eq "$(keys "$sgA" | tr '\n' ' ')" "0xa 0xb " "keys after LUN RESET"
+assert_eq "$(resv "$sgB")" "0xa Write Exclusive, registrants only" "reservation after LUN RESET"
+
+# --- (a) continued: PREEMPT from B, RELEASE, CLEAR --------------------------
+prout "$sgB" --preempt --param-rk=0xb --param-sark=0xa --prout-type=5
+ua_is "$sgA" "registrations preempted"
+assert_eq "$(keys "$sgB" | tr '\n' ' ')" "0xb " "keys after PREEMPT"
+assert_eq "$(resv "$sgA")" "0xb Write Exclusive, registrants only" "reservation after PREEMPT"
+assert_eq "$(io "$sgA" write)" conflict "unregistered A's WRITE under B's WE_RO"
+assert_eq "$(io "$sgA" read)" good "unregistered A's READ under B's WE_RO"
+prout "$sgB" --release --param-rk=0xb --prout-type=5
+assert_eq "$(resv "$sgA")" none "reservation after RELEASE"
+assert_eq "$(io "$sgA" write)" good "A's WRITE without a reservation"
+prout "$sgA" --register --param-sark=0xa
+prout "$sgA" --reserve --param-rk=0xa --prout-type=1
+prout "$sgB" --clear --param-rk=0xb
+ua_is "$sgA" "reservations preempted"
+assert_eq "$(keys "$sgA")" "" "keys after CLEAR"
+assert_eq "$(resv "$sgA")" none "reservation after CLEAR"
+
+# --- (d) REGISTER AND MOVE ----------------------------------------------------
+prout "$sgA" --register --param-sark=0xa
+prout "$sgA" --reserve --param-rk=0xa --prout-type=5
+prout_fails "$sgA" "invalid field in parameter list" --register-move \
+	--param-rk=0xa --param-sark=0xc --prout-type=5 \
+	--relative-target-port=999 --transport-id="$INI_B"
+prout "$sgA" --register-move --param-rk=0xa --param-sark=0xc --prout-type=5 \
+	--relative-target-port="$RTP" --transport-id="$INI_B"
+assert_eq "$(keys "$sgA" | tr '\n' ' ')" "0xa 0xc " "keys after REGISTER AND MOVE"
+assert_eq "$(resv "$sgA")" "0xc Write Exclusive, registrants only" "reservation after REGISTER AND MOVE"
+grep -q "^registrant 1 key 0x000000000000000c transport_id iscsi:$INI_B " $P ||
+	{ cat $P; fail "pr_state: B does not hold key 0xc"; }
+grep -q '^reservation WE_RO (5) holder 1$' $P || { cat $P; fail "pr_state: B is not the holder"; }
+prout "$sgB" --clear --param-rk=0xc
+clear_ua "$sgA"
+
+# --- (b) fence_scsi: PREEMPT AND ABORT with B's writes in flight -----------
+prout "$sgA" --register-ignore --param-sark=0xa
+prout "$sgB" --register-ignore --param-sark=0xb
+prout "$sgA" --reserve --param-rk=0xa --prout-type=5
+log "B writes with 8 commands in flight"
+fio --name=inflight --filename="$sdB" --ioengine=libaio --direct=1 \
+	--rw=randwrite --bs=4k --iodepth=8 --size=32M --time_based \
+	--runtime=60 --output=/tmp/fio.out > /dev/null 2>&1 &
+fio_pid=$!
+sleep 3
+before=$(dmesg | grep -c 'PREEMPT AND ABORT aborted')
+prout "$sgA" --preempt-abort --param-rk=0xa --param-sark=0xb --prout-type=5
+if wait "$fio_pid"; then
+	cat /tmp/fio.out
+	fail "B's fio kept writing successfully after PREEMPT AND ABORT"
+fi
+grep -q 'err=' /tmp/fio.out || { cat /tmp/fio.out; fail "fio reported no error"; }
+line=$(dmesg | grep 'PREEMPT AND ABORT aborted' | tail -n 1)
+log "$line"
+[ "$(dmesg | grep -c 'PREEMPT AND ABORT aborted')" -gt "$before" ] || fail "no PREEMPT AND ABORT log line"
+n=$(sed -n 's/.*PREEMPT AND ABORT aborted \([0-9]*\) commands.*/\1/p' <<< "$line")
+[ "$n" -ge 1 ] || fail "PREEMPT AND ABORT aborted no command of B ($line)"
+clear_ua "$sgB"
+assert_eq "$(io "$sgB" write)" conflict "preempted B's WRITE"
+# and through the block layer: a direct write fails
+if fio --name=after --filename="$sdB" --ioengine=libaio --direct=1 \
+	--rw=write --bs=4k --size=4k --output=/dev/null > /dev/null 2>&1; then
+	fail "preempted B's fio write succeeded"
+fi
+assert_eq "$(keys "$sgA" | tr '\n' ' ')" "0xa " "keys after PREEMPT AND ABORT"
+assert_eq "$(resv "$sgB")" "0xa Write Exclusive, registrants only" "reservation after PREEMPT AND ABORT"
+prout "$sgA" --clear --param-rk=0xa
+[ ! -e $PRDIR/$DEV ] || fail "an APTPL file exists without APTPL"
+
+# --- (e) APTPL ---------------------------------------------------------------
+prout "$sgA" --register --param-sark=0xa --param-aptpl
+prout "$sgB" --register --param-sark=0xb --param-aptpl
+prout "$sgA" --reserve --param-rk=0xa --prout-type=5
+[ -f $PRDIR/$DEV ] || fail "no APTPL file $PRDIR/$DEV"
+[ ! -e $PRDIR/$DEV.tmp ] || fail "$PRDIR/$DEV.tmp left behind"
+gen=$(sed -n 's/^generation //p' $P)
+expected_file="scst-ng-pr 1
+generation $gen
+aptpl 1
+registrant 0x000000000000000a iscsi:$INI_A $RTP 0
+registrant 0x000000000000000b iscsi:$INI_B $RTP 0
+reservation 5 0
+end"
+assert_eq "$(cat $PRDIR/$DEV)" "$expected_file" "APTPL file"
+state=$(cat $P)
+
+# the device deleted and added again
+mgmt $T/luns/mgmt "del 0"
+mgmt $SCST/handlers/vdisk_blockio/mgmt "del_device $DEV"
+mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device $DEV filename=$backing"
+assert_eq "$(cat $P)" "$state" "pr_state after del_device/add_device"
+dmesg | grep -q "$DEV: 2 persistent reservation registrations restored from $PRDIR/$DEV" ||
+	fail "no log line for the restored state"
+mgmt $T/luns/mgmt "add $DEV 0"
+relun
+assert_eq "$(keys "$sgB" | tr '\n' ' ')" "0xa 0xb " "keys after re-adding the device"
+assert_eq "$(resv "$sgB")" "0xa Write Exclusive, registrants only" "reservation after re-adding"
+
+# every module unloaded and loaded again
+unload
+setup
+assert_eq "$(cat $P)" "$state" "pr_state after rmmod/modprobe"
+assert_eq "$(keys "$sgB" | tr '\n' ' ')" "0xa 0xb " "keys after rmmod/modprobe"
+assert_eq "$(resv "$sgB")" "0xa Write Exclusive, registrants only" "reservation after rmmod/modprobe"
+assert_eq "$(io "$sgA" write)" good "holder A's WRITE after rmmod/modprobe"
+
+# a damaged file: one log line naming file, line and reason; empty state
+mgmt $T/luns/mgmt "del 0"
+mgmt $SCST/handlers/vdisk_blockio/mgmt "del_device $DEV"
+sed -i "s/^generation $gen\$/generation 0$gen/" $PRDIR/$DEV
+grep -q "^generation 0$gen$" $PRDIR/$DEV || fail "could not damage the file"
+before=$(dmesg | wc -l)
+mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device $DEV filename=$backing"
+msgs=$(dmesg | tail -n +"$((before + 1))" | grep "$PRDIR/$DEV")
+echo "$msgs"
+assert_eq "$(dmesg | tail -n +"$((before + 1))" | grep -c "$PRDIR/$DEV")" 1 "log lines about the damaged file"
+grep -q "$DEV: $PRDIR/$DEV line 2: .*: no reservations restored" <<< "$msgs" ||
+	fail "the log line does not name the file and line"
+grep -q '^registrants 0$' $P || { cat $P; fail "state not empty after a damaged file"; }
+grep -q '^reservation none$' $P || { cat $P; fail "reservation after a damaged file"; }
+
+# a REGISTER with APTPL clear removes the file (SPC-4 §5.9.5)
+mgmt $T/luns/mgmt "add $DEV 0"
+relun
+prout "$sgA" --register --param-sark=0xa --param-aptpl
+[ -f $PRDIR/$DEV ] || fail "no APTPL file after REGISTER with APTPL"
+prout "$sgA" --register --param-rk=0xa --param-sark=0xd
+[ ! -e $PRDIR/$DEV ] || fail "APTPL file kept after a REGISTER without APTPL"
+
+unload
+log "core-pr: all checks passed"
