@@ -379,12 +379,12 @@ EXPORT_SYMBOL_GPL(scst_stpg_validate);
 /* SPC-4 5.16.2.4.4, standby only: LOG, MODE, diagnostics, PR. */
 #define ADMIT_STANDBY		0x04
 /*
- * "The device server may support other commands": TEST UNIT READY in
- * standby (a path checker sees the port alive; the data commands tell
- * the state), READ CAPACITY and REPORT SUPPORTED OPERATION CODES where the
- * logical unit is reachable at all, so that an initiator can attach it.
+ * "The device server may support other commands": READ CAPACITY and REPORT
+ * SUPPORTED OPERATION CODES where the logical unit is reachable at all, so
+ * that an initiator can attach it. TEST UNIT READY is not among them, as
+ * in SCST and LIO: its 04h/0Bh is how dm-multipath's TUR checker tells a
+ * standby path (PATH_GHOST) from a failed one.
  */
-#define ADMIT_TUR		0x08
 #define ADMIT_INFO		0x10
 
 static u8 alua_cmd_class(const u8 *cdb, unsigned int cdb_len)
@@ -399,8 +399,6 @@ static u8 alua_cmd_class(const u8 *cdb, unsigned int cdb_len)
 	case OP_READ_BUFFER:
 	case OP_WRITE_BUFFER:
 		return sa == BUFFER_MODE_ECHO ? ADMIT_ALWAYS : 0;
-	case SCST_OP_TEST_UNIT_READY:
-		return ADMIT_TUR;
 	case OP_LOG_SELECT:
 	case OP_LOG_SENSE:
 	case SCST_OP_MODE_SELECT_6:

@@ -222,7 +222,7 @@ static ssize_t scst_tg_tgt_rel_tgt_id_show(struct kobject *kobj,
 	u16 id = READ_ONCE(container_of(kobj, struct scst_tg_tgt,
 					kobj)->rel_tgt_id);
 
-	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%u\n", id), id);
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%u\n", id), true);
 }
 
 static ssize_t scst_tg_tgt_rel_tgt_id_store(struct kobject *kobj,
@@ -391,7 +391,7 @@ static ssize_t scst_tg_group_id_show(struct kobject *kobj,
 {
 	u16 id = READ_ONCE(scst_kobj_to_tg(kobj)->group_id);
 
-	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%u\n", id), id);
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%u\n", id), true);
 }
 
 static ssize_t scst_tg_group_id_store(struct kobject *kobj,
@@ -431,7 +431,7 @@ static ssize_t scst_tg_preferred_show(struct kobject *kobj,
 {
 	bool pref = READ_ONCE(scst_kobj_to_tg(kobj)->preferred);
 
-	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%d\n", pref), pref);
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%d\n", pref), true);
 }
 
 static ssize_t scst_tg_preferred_store(struct kobject *kobj,
@@ -467,8 +467,7 @@ static ssize_t scst_tg_state_show(struct kobject *kobj,
 	const char *name = scst_alua_state_name(st);
 
 	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%s\n",
-						    name ? name : "?"),
-				   st != SCST_ALUA_ACTIVE);
+						    name ? name : "?"), true);
 }
 
 /* scst_alua_lock held. */

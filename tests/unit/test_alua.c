@@ -284,7 +284,7 @@ static void test_admission(void **state)
 		{ "READ BUFFER data", { 0x3c, 0x02 }, 10, 0, 0, 0, 0 },
 		{ "WRITE BUFFER echo", { 0x3b, 0x0a }, 10, 1, 1, 1, 1 },
 		{ "WRITE BUFFER microcode", { 0x3b, 0x05 }, 10, 0, 0, 0, 0 },
-		{ "TEST UNIT READY", { 0x00 }, 6, 1, 0, 0, 0 },
+		{ "TEST UNIT READY", { 0x00 }, 6, 0, 0, 0, 0 },
 		{ "READ CAPACITY(10)", { 0x25 }, 10, 1, 1, 1, 1 },
 		{ "READ CAPACITY(16)", { 0x9e, 0x10 }, 16, 1, 1, 1, 1 },
 		{ "GET LBA STATUS", { 0x9e, 0x12 }, 16, 0, 0, 0, 0 },

@@ -53,9 +53,12 @@ assert_eq "$(cat $TG1/group_id)" "1
 [key]" "tg1 group_id"
 assert_eq "$(cat $TG1/preferred)" "1
 [key]" "tg1 preferred"
-assert_eq "$(cat $TG2/preferred)" "0" "tg2 preferred"
-assert_eq "$(cat $TG1/state)" "active" "tg1 initial state"
-assert_eq "$(cat $TG2/state)" "active" "tg2 initial state"
+assert_eq "$(cat $TG2/preferred)" "0
+[key]" "tg2 preferred"
+assert_eq "$(cat $TG1/state)" "active
+[key]" "tg1 initial state"
+assert_eq "$(cat $TG2/state)" "active
+[key]" "tg2 initial state"
 
 for t in tgt_a tgt_b; do
 	mgmt $SCST/targets/scst_local/mgmt "add_session $t host_${t#tgt_}"
@@ -140,7 +143,9 @@ grep -qi 'not ready' <<< "$out" && grep -qi 'target port in standby state' <<< "
 out=$(sg_raw -s 512 -i /dev/zero "$sg_b" 2a 00 00 00 00 00 00 00 01 00 2>&1) &&
 	fail "WRITE on the standby path succeeded"
 grep -qi 'target port in standby state' <<< "$out" || fail "WRITE on standby: wrong sense: $out"
-run sg_turs "$sg_b"
+out=$(sg_raw "$sg_b" 00 00 00 00 00 00 2>&1) &&
+	fail "TEST UNIT READY on the standby path succeeded"
+grep -qi 'target port in standby state' <<< "$out" || fail "TUR on standby: wrong sense: $out"
 run sg_inq "$sg_b" > /dev/null
 run sg_luns "$sg_b" > /dev/null
 run sg_rtpg "$sg_b" > /dev/null

@@ -98,14 +98,9 @@ grep -q 'no changes' <<< "$out" || fail "second apply of the same file changed s
 # -write_config: the block as the file has it, and it applies as it is
 run scstadmin -write_config /tmp/written.conf
 cat /tmp/written.conf
-# SCST marks every target group attribute [key]; a kernel that marks
-# only values other than the defaults (preferred 0, state active) makes
-# -write_config leave those out: both are the same configuration
-nodefaults() {
-	grep -v -e '^		preferred 0$' -e '^		state active$'
-}
-dgblock active standby | nodefaults > /tmp/want-block
-awk '/^DEVICE_GROUP /,/^}$/' /tmp/written.conf | nodefaults > /tmp/got-block
+# every target group attribute is a [key], so all are written
+dgblock active standby > /tmp/want-block
+awk '/^DEVICE_GROUP /,/^}$/' /tmp/written.conf > /tmp/got-block
 diff -u /tmp/want-block /tmp/got-block || fail "-write_config wrote another DEVICE_GROUP block"
 out=$(scstadmin -config /tmp/written.conf 2>&1) || fail "applying the written file failed: $out"
 grep -q 'no changes' <<< "$out" || fail "the written file is not the running configuration: $out"

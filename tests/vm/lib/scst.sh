@@ -104,11 +104,17 @@ wait_lun() {
 }
 
 # clear_ua SG: consume pending unit attentions of a LUN (TEST UNIT READY
-# until it succeeds).
+# until it answers anything but UNIT ATTENTION: GOOD, or NOT READY on a
+# standby or unavailable ALUA port, which is the port's state).
 clear_ua() {
-	local i
+	local i out
 	for i in 1 2 3 4 5 6 7 8; do
-		sg_turs "$1" > /dev/null 2>&1 && return 0
+		out=$(sg_raw "$1" 00 00 00 00 00 00 2>&1) && return 0
+		grep -qi 'unit attention' <<< "$out" || {
+			grep -qi 'target port in \(standby\|unavailable\) state' <<< "$out" &&
+				return 0
+			fail "$1: TEST UNIT READY failed: $out"
+		}
 	done
 	fail "$1 still reports unit attentions"
 }
