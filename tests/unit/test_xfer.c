@@ -17,17 +17,36 @@
 /* A canary: scst_xfer_fit() must always set the buffer length. */
 #define XFER_UNSET	0xdeadbeefu
 
+struct fit_case {
+	int line;
+	enum scst_data_direction cdb_dir;
+	u32 cdb_len;
+	enum scst_data_direction exp_dir;
+	u32 exp_len;
+	int ret;
+	u32 bufflen;
+};
+
+static void check_fit(const struct fit_case *cases, size_t n, bool exact)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		u32 bufflen = XFER_UNSET;
+		int ret = scst_xfer_fit(cases[i].cdb_dir, cases[i].cdb_len,
+					cases[i].exp_dir, cases[i].exp_len,
+					exact, &bufflen);
+
+		if (ret != cases[i].ret || bufflen != cases[i].bufflen)
+			fail_msg("line %d: ret %d bufflen %u, expected %d %u",
+				 cases[i].line, ret, bufflen, cases[i].ret,
+				 cases[i].bufflen);
+	}
+}
+
 static void test_fit_table(void **state)
 {
-	static const struct {
-		int line;
-		enum scst_data_direction cdb_dir;
-		u32 cdb_len;
-		enum scst_data_direction exp_dir;
-		u32 exp_len;
-		int ret;
-		u32 bufflen;
-	} cases[] = {
+	static const struct fit_case cases[] = {
 		/* no data: whatever the transport announced */
 		{ __LINE__, NONE, 0, NONE, 0, 0, 0 },
 		{ __LINE__, NONE, 0, IN, 512, 0, 0 },
@@ -71,20 +90,9 @@ static void test_fit_table(void **state)
 		{ __LINE__, IN, 8 * 4096, IN, 5000, 0, 5000 },
 		{ __LINE__, IN, 8 * 512, IN, 4097, 0, 4096 },
 	};
-	size_t i;
 
 	(void)state;
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		u32 bufflen = XFER_UNSET;
-		int ret = scst_xfer_fit(cases[i].cdb_dir, cases[i].cdb_len,
-					cases[i].exp_dir, cases[i].exp_len,
-					false, &bufflen);
-
-		if (ret != cases[i].ret || bufflen != cases[i].bufflen)
-			fail_msg("line %d: ret %d bufflen %u, expected %d %u",
-				 cases[i].line, ret, bufflen, cases[i].ret,
-				 cases[i].bufflen);
-	}
+	check_fit(cases, ARRAY_SIZE(cases), false);
 }
 
 /*
@@ -94,15 +102,7 @@ static void test_fit_table(void **state)
  */
 static void test_fit_exact_out(void **state)
 {
-	static const struct {
-		int line;
-		enum scst_data_direction cdb_dir;
-		u32 cdb_len;
-		enum scst_data_direction exp_dir;
-		u32 exp_len;
-		int ret;
-		u32 bufflen;
-	} cases[] = {
+	static const struct fit_case cases[] = {
 		{ __LINE__, OUT, 512, OUT, 512, 0, 512 },
 		{ __LINE__, OUT, 512, OUT, 1024, -EINVAL, 512 },
 		{ __LINE__, OUT, 512, OUT, 256, -EINVAL, 512 },
@@ -111,20 +111,9 @@ static void test_fit_exact_out(void **state)
 		{ __LINE__, NONE, 0, OUT, 512, 0, 0 },
 		{ __LINE__, IN, 512, IN, 1024, 0, 512 },
 	};
-	size_t i;
 
 	(void)state;
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		u32 bufflen = XFER_UNSET;
-		int ret = scst_xfer_fit(cases[i].cdb_dir, cases[i].cdb_len,
-					cases[i].exp_dir, cases[i].exp_len,
-					true, &bufflen);
-
-		if (ret != cases[i].ret || bufflen != cases[i].bufflen)
-			fail_msg("line %d: ret %d bufflen %u, expected %d %u",
-				 cases[i].line, ret, bufflen, cases[i].ret,
-				 cases[i].bufflen);
-	}
+	check_fit(cases, ARRAY_SIZE(cases), true);
 }
 
 static void test_resid_table(void **state)
