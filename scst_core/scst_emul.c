@@ -35,9 +35,11 @@ EXPORT_SYMBOL_GPL(scst_set_cmd_error_from);
 
 bool scst_cmd_core_emulated(const struct scst_cmd *cmd)
 {
-	if (scst_alua_emulated(cmd))
-		return true;	/* REPORT/SET TARGET PORT GROUPS, scst_dg.c */
 	switch (cmd->cdb[0]) {
+	case SCST_OP_MAINTENANCE_IN:
+	case SCST_OP_MAINTENANCE_OUT:
+		/* REPORT/SET TARGET PORT GROUPS, scst_dg.c */
+		return scst_alua_emulated(cmd);
 	case REPORT_LUNS:
 	case REQUEST_SENSE:
 	case RESERVE:

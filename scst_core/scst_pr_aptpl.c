@@ -157,7 +157,10 @@ put_path:
 	return ret;
 }
 
-/* unlink(2) of @name in SCST_PR_DIR; a missing file is no error. */
+/*
+ * unlink(2) of @name in SCST_PR_DIR: 1 when a file was removed (the
+ * directory then needs a sync), 0 when there was none, or an errno.
+ */
 static int scst_pr_unlink(const char *name)
 {
 	struct dentry *d;
@@ -176,9 +179,12 @@ static int scst_pr_unlink(const char *name)
 		ret = PTR_ERR(d);
 		goto unlock;
 	}
-	if (d_is_positive(d))
+	if (d_is_positive(d)) {
 		ret = vfs_unlink(scst_mnt_ns(dir.mnt), d_inode(dir.dentry), d,
 				 NULL);
+		if (!ret)
+			ret = 1;
+	}
 	dput(d);
 unlock:
 	inode_unlock(d_inode(dir.dentry));
@@ -207,6 +213,20 @@ static int scst_pr_write_file(const char *path, const char *text, size_t len)
 	return ret;
 }
 
+/*
+ * Make a rename or unlink in SCST_PR_DIR durable. It has happened by
+ * then, so a failure here is logged, never turned into a failed command:
+ * rolling the state back would leave memory disagreeing with the file.
+ */
+static void scst_pr_sync_dir(struct scst_device *dev)
+{
+	int ret = scst_pr_fsync_path(SCST_PR_DIR, O_RDONLY | O_DIRECTORY);
+
+	if (ret)
+		pr_warn("%s: cannot sync %s: error %d; the last change of its APTPL file may not survive a power loss\n",
+			dev->name, SCST_PR_DIR, ret);
+}
+
 static int scst_pr_aptpl_save(struct scst_device *dev, char *path,
 			      char *tmp)
 {
@@ -227,7 +247,7 @@ static int scst_pr_aptpl_save(struct scst_device *dev, char *path,
 	if (!ret)
 		ret = scst_pr_rename(tbase, base);
 	if (!ret)
-		ret = scst_pr_fsync_path(SCST_PR_DIR, O_RDONLY | O_DIRECTORY);
+		scst_pr_sync_dir(dev);
 	kvfree(text);
 	return ret;
 }
@@ -255,6 +275,10 @@ int scst_pr_aptpl_persist(struct scst_device *dev, enum scst_pr_persist what)
 		ret = scst_pr_aptpl_save(dev, path, tmp);
 	else
 		ret = scst_pr_unlink(strrchr(path, '/') + 1);
+	if (ret > 0) {
+		scst_pr_sync_dir(dev);
+		ret = 0;
+	}
 	if (ret)
 		pr_err("%s: cannot %s %s: error %d\n", dev->name,
 		       what == SCST_PR_PERSIST_SAVE ? "write" : "remove", path,

@@ -131,7 +131,8 @@ void scst_pr_in_exec(struct scst_cmd *cmd)
 		cmd->resp_len = 0;
 		return;
 	}
-	buf = kvzalloc(size, GFP_KERNEL);
+	/* GFP_NOIO: this may run on the receiving (completion) context */
+	buf = kvzalloc(size, GFP_NOIO);
 	if (!buf) {
 		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
 		return;
@@ -297,8 +298,9 @@ void scst_pr_out_exec(struct scst_cmd *cmd)
 		scst_pr_port_lookup(&port, data, len);
 
 	mutex_lock(&dev->pr_mutex);
-	spin_lock(&dev->pr_lock);
+	/* pr_mutex keeps writers out: the copy needs no pr_lock */
 	memcpy(old, dev->pr, sizeof(*old));
+	spin_lock(&dev->pr_lock);
 	ret = scst_pr_out(dev->pr, &req, eff, &err);
 	WRITE_ONCE(dev->pr_active, scst_pr_in_use(dev->pr));
 	spin_unlock(&dev->pr_lock);
@@ -335,9 +337,10 @@ ssize_t scst_pr_dev_show(struct scst_device *dev, char *buf)
 {
 	int len;
 
-	mutex_lock(&dev->pr_mutex);
+	/* pr_lock, not pr_mutex: a reader never waits for the APTPL file */
+	spin_lock(&dev->pr_lock);
 	len = scst_pr_state_show(dev->pr, buf, PAGE_SIZE);
-	mutex_unlock(&dev->pr_mutex);
+	spin_unlock(&dev->pr_lock);
 	if (len >= PAGE_SIZE) {
 		/* 128 long iSCSI names do not fit in a page: say so */
 		len = PAGE_SIZE - 1;

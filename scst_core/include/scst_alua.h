@@ -42,7 +42,6 @@
 #define SCST_INQ_TPGS_BOTH		0x30
 
 /* SPC-4 6.36, 6.44: MAINTENANCE IN / OUT service actions. */
-#define SCST_OP_MAINTENANCE_OUT		0xa4
 #define SCST_MI_REPORT_TPGS		0x0a
 #define SCST_MO_SET_TPGS		0x0a
 
