@@ -74,6 +74,38 @@ struct scst_dev_type *scst_find_dev_type(const char *name)
 	return NULL;
 }
 
+/*
+ * Devices being unregistered: out of scst_dev_list, so no new LUN finds
+ * them, but their names stay taken until their last command (a PERSISTENT
+ * RESERVE OUT writing the APTPL file of that name, say) has ended and
+ * their sysfs directory is gone. scst_mutex.
+ */
+static LIST_HEAD(scst_dev_dying_list);
+
+/*
+ * Whether a device of that name exists or is still being removed: -EEXIST,
+ * -EBUSY, or 0. scst_mutex.
+ */
+static int scst_dev_name_taken(const char *name)
+{
+	struct scst_device *dev;
+
+	if (scst_find_device(name))
+		return -EEXIST;
+	list_for_each_entry(dev, &scst_dev_dying_list, list_entry)
+		if (strcmp(dev->name, name) == 0)
+			return -EBUSY;
+	return 0;
+}
+
+static void scst_dev_name_taken_log(const char *name, int ret)
+{
+	if (ret == -EEXIST)
+		pr_err("device %s already exists\n", name);
+	else
+		pr_err("device %s is still being removed\n", name);
+}
+
 struct scst_device *scst_find_device(const char *name)
 {
 	struct scst_device *dev;
@@ -198,7 +230,8 @@ EXPORT_SYMBOL_GPL(scst_unregister_dev_driver);
  * right after this call, before the device is exported as a LUN.
  *
  * Return: the device, or an ERR_PTR: -EINVAL for a bad name, -EEXIST for
- * a name in use, -ENOMEM.
+ * a name in use, -EBUSY for the name of a device still being removed,
+ * -ENOMEM.
  */
 struct scst_device *scst_register_virtual_device(struct scst_dev_type *dt,
 						 const char *name,
@@ -229,15 +262,26 @@ struct scst_device *scst_register_virtual_device(struct scst_dev_type *dt,
 	mutex_init(&dev->dev_mutex);
 	spin_lock_init(&dev->dev_lock);
 	init_completion(&dev->kobj_released);
-	/* the APTPL file is read here, not under scst_mutex */
+	/*
+	 * The APTPL file is read not under scst_mutex, and only once no
+	 * device of that name can still write it; the name is checked again
+	 * below, against a concurrent registration.
+	 */
+	mutex_lock(&scst_mutex);
+	ret = scst_dev_name_taken(name);
+	mutex_unlock(&scst_mutex);
+	if (ret) {
+		scst_dev_name_taken_log(name, ret);
+		goto free_dev;
+	}
 	ret = scst_pr_dev_init(dev);
 	if (ret)
 		goto free_dev;
 
 	mutex_lock(&scst_mutex);
-	if (scst_find_device(name)) {
-		pr_err("device %s already exists\n", name);
-		ret = -EEXIST;
+	ret = scst_dev_name_taken(name);
+	if (ret) {
+		scst_dev_name_taken_log(name, ret);
 		goto unlock;
 	}
 	if (dt->attach) {
@@ -285,7 +329,7 @@ void scst_unregister_virtual_device(struct scst_device *dev)
 	mutex_lock(&scst_mutex);
 	scst_dg_dev_removed(dev);
 	scst_dev_remove_luns(dev);
-	list_del(&dev->list_entry);
+	list_move_tail(&dev->list_entry, &scst_dev_dying_list);
 	list_del(&dev->handler_entry);
 	mutex_unlock(&scst_mutex);
 	scst_dev_wait_tgt_devs(dev);	/* not under scst_mutex: may be long */
@@ -294,6 +338,9 @@ void scst_unregister_virtual_device(struct scst_device *dev)
 	if (dt->detach)
 		dt->detach(dev);
 	scst_sysfs_dev_del(dev);
+	mutex_lock(&scst_mutex);
+	list_del(&dev->list_entry);	/* the name is free again */
+	mutex_unlock(&scst_mutex);
 	pr_info("device %s unregistered\n", dev->name);
 	scst_pr_dev_free(dev);
 	kfree(dev);

@@ -20,6 +20,7 @@
 
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <linux/workqueue.h>
 
 #include "scst_priv.h"
 
@@ -28,24 +29,48 @@ static bool scst_pr_in_use(const struct scst_pr_state *st)
 	return st->nreg || st->type != SCST_PR_TYPE_NONE;
 }
 
+/* The APTPL file read in a kworker: scst_pr_dev_init() */
+struct scst_pr_load_work {
+	struct work_struct work;
+	struct scst_device *dev;
+};
+
+static void scst_pr_load_workfn(struct work_struct *work)
+{
+	scst_pr_aptpl_load(container_of(work, struct scst_pr_load_work,
+					work)->dev);
+}
+
 /**
  * scst_pr_dev_init() - the persistent reservation state of a new device
  * @dev: the device, its name set; not yet visible
  *
  * Reads the device's APTPL file if there is one (scst_pr_aptpl_load();
- * a damaged file leaves the state empty). Process context, no lock held.
+ * a damaged file leaves the state empty), and waits for it. Process
+ * context, no lock held.
  *
  * Return: 0 or -ENOMEM.
  */
 int scst_pr_dev_init(struct scst_device *dev)
 {
+	struct scst_pr_load_work lw = { .dev = dev };
+
 	dev->pr = kvzalloc(sizeof(*dev->pr), GFP_KERNEL);
 	if (!dev->pr)
 		return -ENOMEM;
 	scst_pr_state_init(dev->pr);
 	mutex_init(&dev->pr_mutex);
 	spin_lock_init(&dev->pr_lock);
-	scst_pr_aptpl_load(dev);
+	/*
+	 * In a kworker, as the PERSISTENT RESERVE OUT that writes the file
+	 * runs (scst_exec_wq): the path resolves against the init task's
+	 * root and working directory, not those of whoever wrote add_device
+	 * (scstadmin in a chroot or a container).
+	 */
+	INIT_WORK_ONSTACK(&lw.work, scst_pr_load_workfn);
+	queue_work(system_unbound_wq, &lw.work);
+	flush_work(&lw.work);
+	destroy_work_on_stack(&lw.work);
 	dev->pr_active = scst_pr_in_use(dev->pr);
 	return 0;
 }
@@ -61,8 +86,9 @@ void scst_pr_dev_free(struct scst_device *dev)
  * @sess: the session, its target, initiator name and tgt_priv set
  *
  * The target driver's TransportID (->get_transport_id()), else an iSCSI
- * name one made of the initiator name; the target's relative target port
- * identifier. Computed once: every command of the session uses it.
+ * name one made of the initiator name; the relative target port
+ * identifier is set under scst_mutex when the session joins its target.
+ * Computed once: every command of the session uses it.
  */
 void scst_pr_sess_init(struct scst_session *sess)
 {
@@ -79,7 +105,6 @@ void scst_pr_sess_init(struct scst_session *sess)
 		pr_warn("%s/%s: session of %s has no TransportID: it cannot register persistent reservation keys\n",
 			tgt->tgtt->name, tgt->name, sess->initiator_name);
 	}
-	sess->pr_nexus.rel_tgt_id = tgt->rel_tgt_id;
 }
 
 /**
@@ -185,31 +210,65 @@ static bool scst_pr_port_exists(u16 rel_tgt_id, void *ctx)
 }
 
 /*
+ * The I_T_L nexuses a PERSISTENT RESERVE OUT's notices go to: every one
+ * of the device's, referenced, and room for the PREEMPT AND ABORT list.
+ * Taken under pr_mutex after the state changed under pr_lock, so a nexus
+ * missing from the copy has only commands that see the new state; taken
+ * before the change is committed, so that when memory runs out the
+ * command fails with nothing changed instead of succeeding without its
+ * unit attentions or aborts.
+ */
+struct scst_pr_nexuses {
+	struct scst_tgt_dev **tds;	/* referenced; NULL when n == 0 */
+	struct scst_tgt_dev **ab;	/* PREEMPT AND ABORT's, from tds */
+	unsigned int n;
+};
+
+static void scst_pr_nexuses_put(struct scst_pr_nexuses *nx)
+{
+	unsigned int i;
+
+	for (i = 0; i < nx->n; i++)
+		scst_put_tgt_dev(nx->tds[i]);
+	kfree(nx->tds);
+	kfree(nx->ab);
+	memset(nx, 0, sizeof(*nx));
+}
+
+static int scst_pr_nexuses_get(struct scst_device *dev,
+			       struct scst_pr_nexuses *nx)
+{
+	nx->ab = NULL;
+	nx->tds = scst_dev_get_tgt_devs(dev, &nx->n);
+	if (IS_ERR(nx->tds)) {
+		nx->tds = NULL;
+		nx->n = 0;
+		return -ENOMEM;
+	}
+	if (!nx->n)
+		return 0;
+	nx->ab = kcalloc(nx->n, sizeof(*nx->ab), GFP_KERNEL);
+	if (nx->ab)
+		return 0;
+	scst_pr_nexuses_put(nx);
+	return -ENOMEM;
+}
+
+/*
  * Carry out the notices of a PERSISTENT RESERVE OUT for every I_T_L nexus
- * of the device whose session's I_T nexus a notice's registrant matches:
- * its unit attention (SPC-4 §5.9.7-5.9.11), and for PREEMPT AND ABORT
- * the abort of its tasks (SPC-4 §5.9.11.5). Return how many commands were
- * aborted.
+ * of @nx whose session's I_T nexus a notice's registrant matches: its
+ * unit attention (SPC-4 §5.9.7-5.9.11), and for PREEMPT AND ABORT the
+ * abort of its tasks (SPC-4 §5.9.11.5). Drops every reference of @nx and
+ * frees it. Return how many commands were aborted.
  */
 static unsigned int scst_pr_apply(struct scst_cmd *cmd,
-				  const struct scst_pr_effects *eff)
+				  const struct scst_pr_effects *eff,
+				  struct scst_pr_nexuses *nx)
 {
-	struct scst_device *dev = cmd->dev;
-	struct scst_tgt_dev **tds, **ab = NULL;
-	unsigned int n, i, j, nab = 0, aborted = 0;
+	unsigned int i, j, nab = 0, aborted = 0;
 
-	if (!eff->n)
-		return 0;
-	tds = scst_dev_get_tgt_devs(dev, &n);
-	if (IS_ERR(tds)) {
-		pr_err("%s: out of memory: the unit attentions of a PERSISTENT RESERVE OUT are lost\n",
-		       dev->name);
-		return 0;
-	}
-	if (n)
-		ab = kcalloc(n, sizeof(*ab), GFP_KERNEL);
-	for (i = 0; i < n; i++) {
-		struct scst_tgt_dev *td = tds[i];
+	for (i = 0; i < nx->n; i++) {
+		struct scst_tgt_dev *td = nx->tds[i];
 		bool keep = false;
 
 		for (j = 0; j < eff->n; j++) {
@@ -219,8 +278,8 @@ static unsigned int scst_pr_apply(struct scst_cmd *cmd,
 				continue;
 			if (no->ua)
 				scst_tgt_dev_add_ua(td, no->ua);
-			if (no->abort && ab) {
-				ab[nab++] = td;
+			if (no->abort) {
+				nx->ab[nab++] = td;
 				keep = true;
 			}
 			break;
@@ -228,17 +287,27 @@ static unsigned int scst_pr_apply(struct scst_cmd *cmd,
 		if (!keep)
 			scst_put_tgt_dev(td);
 	}
-	kfree(tds);
+	kfree(nx->tds);
 	if (nab) {
 		/*
 		 * Aborted commands waiting in the task set behind this one
 		 * must be able to start (and end as aborted) while we wait.
 		 */
 		scst_dev_task_set_done(cmd);
-		aborted = scst_abort_nexuses_and_wait(ab, nab);
+		aborted = scst_abort_nexuses_and_wait(nx->ab, nab);
 	}
-	kfree(ab);
+	kfree(nx->ab);
 	return aborted;
+}
+
+/* Put back the state copied before a PERSISTENT RESERVE OUT; pr_mutex held */
+static void scst_pr_restore(struct scst_device *dev,
+			    const struct scst_pr_state *old)
+{
+	spin_lock(&dev->pr_lock);
+	memcpy(dev->pr, old, sizeof(*old));
+	WRITE_ONCE(dev->pr_active, scst_pr_in_use(dev->pr));
+	spin_unlock(&dev->pr_lock);
 }
 
 /* The parameter list of a PERSISTENT RESERVE OUT, in one buffer. */
@@ -272,6 +341,7 @@ void scst_pr_out_exec(struct scst_cmd *cmd)
 		.port_exists = scst_pr_port_exists,
 	};
 	struct scst_pr_port port = { };
+	struct scst_pr_nexuses nx = { };
 	struct scst_pr_state *old = NULL;
 	struct scst_pr_effects *eff;
 	struct scst_cdb_err err;
@@ -304,14 +374,19 @@ void scst_pr_out_exec(struct scst_cmd *cmd)
 	ret = scst_pr_out(dev->pr, &req, eff, &err);
 	WRITE_ONCE(dev->pr_active, scst_pr_in_use(dev->pr));
 	spin_unlock(&dev->pr_lock);
+	if (!ret && eff->n && scst_pr_nexuses_get(dev, &nx)) {
+		scst_pr_restore(dev, old);
+		mutex_unlock(&dev->pr_mutex);
+		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+		goto free;
+	}
 	if (!ret && eff->persist != SCST_PR_PERSIST_NONE &&
 	    scst_pr_aptpl_persist(dev, eff->persist)) {
-		spin_lock(&dev->pr_lock);
-		memcpy(dev->pr, old, sizeof(*old));
-		WRITE_ONCE(dev->pr_active, scst_pr_in_use(dev->pr));
-		spin_unlock(&dev->pr_lock);
+		scst_pr_restore(dev, old);
 		mutex_unlock(&dev->pr_mutex);
 		scst_set_cmd_error(cmd, SCST_SENSE_HARDWARE_ERROR);
+		/* the state was put back: no notice goes out */
+		scst_pr_nexuses_put(&nx);
 		goto free;
 	}
 	mutex_unlock(&dev->pr_mutex);
@@ -320,8 +395,8 @@ void scst_pr_out_exec(struct scst_cmd *cmd)
 		scst_set_cmd_error_from(cmd, &err);
 	} else if (ret == SCST_PR_CONFLICT) {
 		scst_set_cmd_error_status(cmd, SCST_STATUS_RESERVATION_CONFLICT);
-	} else {
-		aborted = scst_pr_apply(cmd, eff);
+	} else if (eff->n) {
+		aborted = scst_pr_apply(cmd, eff, &nx);
 		if ((cmd->cdb[1] & 0x1f) == SCST_PR_OUT_PREEMPT_AND_ABORT)
 			pr_info("%s: %s: PREEMPT AND ABORT aborted %u commands\n",
 				dev->name, cmd->sess->sess_name, aborted);

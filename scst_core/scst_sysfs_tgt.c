@@ -828,6 +828,18 @@ static ssize_t scst_tgt_rel_tgt_id_store(struct kobject *kobj,
 	}
 	if (!mutex_trylock(&scst_mutex))
 		return restart_syscall();	/* see scst_locked_mgmt() */
+	/*
+	 * A session's I_T nexus carries the identifier it was created with
+	 * (PR registrations, SPC-4 §5.9.2; REPORT TARGET PORT GROUPS): it
+	 * changes only while the target has none, as in SCST, where it
+	 * changes only while the target is disabled.
+	 */
+	if (!list_empty(&tgt->sess_list)) {
+		pr_err("%s: rel_tgt_id cannot change while the target has sessions\n",
+		       tgt->name);
+		mutex_unlock(&scst_mutex);
+		return -EBUSY;
+	}
 	list_for_each_entry(tgtt, &scst_template_list, list_entry) {
 		list_for_each_entry(t, &tgtt->tgt_list, tgtt_entry) {
 			if (t != tgt && t->rel_tgt_id == id) {

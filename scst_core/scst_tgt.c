@@ -985,6 +985,8 @@ struct scst_session *scst_register_session(struct scst_tgt *tgt,
 	ret = scst_sysfs_sess_add(sess);
 	if (ret)
 		goto free_map;
+	/* fixed while the target has sessions (rel_tgt_id's store) */
+	sess->pr_nexus.rel_tgt_id = tgt->rel_tgt_id;
 	list_add_tail(&sess->tgt_entry, &tgt->sess_list);
 	mutex_unlock(&scst_mutex);
 	pr_info("session %s registered on %s/%s (group %s)\n", sess->sess_name,

@@ -19,6 +19,7 @@
 #      empty state; without APTPL nothing is written.
 . /tests/lib/common.sh
 . /tests/lib/scst.sh
+. /tests/lib/pr.sh
 
 INI_A=iqn.2026-01.test:nodea
 INI_B=iqn.2026-01.test:nodeb
@@ -68,78 +69,16 @@ unload() {
 	run rmmod scst
 }
 
-# prout SG ARGS...: a PERSISTENT RESERVE OUT that must succeed
-prout() {
-	local sg=$1
-	shift
-	log "+ sg_persist --out $* $sg"
-	sg_persist -n --out "$@" "$sg" || fail "PR OUT $* on $sg failed"
-}
-
-# prout_fails SG WHAT ARGS...: a PR OUT that must fail, its output
-# containing WHAT (case-insensitive)
-prout_fails() {
-	local sg=$1 what=$2 out
-	shift 2
-	log "+ (must fail: $what) sg_persist --out $* $sg"
-	if out=$(sg_persist -n -v --out "$@" "$sg" 2>&1); then
-		fail "PR OUT $* on $sg succeeded"
-	fi
-	grep -qi "$what" <<< "$out" || { echo "$out"; fail "PR OUT $*: not '$what'"; }
-}
-
-# keys SG: the registered keys, one a line
-keys() {
-	sg_persist -n --in -k "$1" | sed -n 's/^ *\(0x[0-9a-f]*\)$/\1/p'
-}
-
-# generation SG: PRgeneration from READ KEYS
-generation() {
-	sg_persist -n --in -k "$1" | sed -n 's/.*PR generation=\(0x[0-9a-f]*\),.*/\1/p'
-}
-
-# resv SG: "KEY TYPE" of the reservation, or "none"
-resv() {
-	local out
-	out=$(sg_persist -n --in -r "$1") || return 1
-	if grep -q 'NO reservation held' <<< "$out"; then
-		echo none
-		return 0
-	fi
-	echo "$(sed -n 's/^ *Key=\(0x[0-9a-f]*\)$/\1/p' <<< "$out") $(sed -n 's/.*type: \(.*\)$/\1/p' <<< "$out")"
-}
-
-# ua_is SG WHAT: the next command on SG gets a unit attention WHAT
-ua_is() {
-	local out
-	out=$(sense_of sg_turs -v "$1")
-	grep -qi "$2" <<< "$out" || { echo "$out"; fail "$1: no '$2' unit attention"; }
-	clear_ua "$1"
-}
-
-# io SG read|write: one block at LBA 0 through sg_raw; prints its status
-io() {
-	local out
-	if [ "$2" = read ]; then
-		out=$(sg_raw -r 512 -o /dev/null "$1" 28 00 00 00 00 00 00 00 01 00 2>&1)
-	else
-		out=$(sg_raw -s 512 -i /tmp/blk "$1" 2a 00 00 00 00 00 00 00 01 00 2>&1)
-	fi
-	if grep -qi 'reservation conflict' <<< "$out"; then
-		echo conflict
-	elif grep -qi 'status: good' <<< "$out" || ! grep -qi 'status' <<< "$out"; then
-		echo good
-	else
-		echo "other: $out"
-	fi
-}
-
-dd if=/dev/urandom of=/tmp/blk bs=512 count=1 status=none
 T=$SCST/targets/scst_local/tgt1
 setup
 P=$SCST/devices/$DEV/pr_state
 
 # --- nothing registered ---------------------------------------------------
+# a session's nexus keeps its port: rel_tgt_id is fixed while there are any
+log "+ (must fail with EBUSY) echo 77 > $T/rel_tgt_id"
+out=$(echo 77 2>&1 > "$T/rel_tgt_id") && fail "rel_tgt_id changed under sessions"
+grep -qi 'busy' <<< "$out" || fail "rel_tgt_id under sessions: '$out', not EBUSY"
+assert_eq "$(attr_value "$T/rel_tgt_id")" "$RTP" "rel_tgt_id after the refused change"
 assert_eq "$(keys "$sgA")" "" "keys at start"
 assert_eq "$(resv "$sgA")" none "reservation at start"
 assert_eq "$(cat $P)" "generation 0
@@ -303,10 +242,15 @@ end"
 assert_eq "$(cat $PRDIR/$DEV)" "$expected_file" "APTPL file"
 state=$(cat $P)
 
-# the device deleted and added again
+# the device deleted and added again, by a writer in a mount namespace
+# of its own where $PRDIR is an empty tmpfs: the core reads the file of
+# the host's $PRDIR all the same (a kworker's root, not the writer's)
 mgmt $T/luns/mgmt "del 0"
 mgmt $SCST/handlers/vdisk_blockio/mgmt "del_device $DEV"
-mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device $DEV filename=$backing"
+log "+ (in a mount namespace with an empty $PRDIR) add_device $DEV"
+unshare -m sh -c "mount -t tmpfs none $PRDIR && [ ! -e $PRDIR/$DEV ] &&
+	echo 'add_device $DEV filename=$backing' > $SCST/handlers/vdisk_blockio/mgmt" ||
+	fail "add_device from a mount namespace of its own failed"
 assert_eq "$(cat $P)" "$state" "pr_state after del_device/add_device"
 dmesg | grep -q "$DEV: 2 persistent reservation registrations restored from $PRDIR/$DEV" ||
 	fail "no log line for the restored state"

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Persistent reservation helpers (sg_persist, sg_raw) shared by the PR
+# tests. Requires common.sh and scst.sh.
+
+# prout SG ARGS...: a PERSISTENT RESERVE OUT that must succeed
+prout() {
+	local sg=$1
+	shift
+	log "+ sg_persist --out $* $sg"
+	sg_persist -n --out "$@" "$sg" || fail "PR OUT $* on $sg failed"
+}
+
+# prout_fails SG WHAT ARGS...: a PR OUT that must fail, its output
+# containing WHAT (case-insensitive)
+prout_fails() {
+	local sg=$1 what=$2 out
+	shift 2
+	log "+ (must fail: $what) sg_persist --out $* $sg"
+	if out=$(sg_persist -n -v --out "$@" "$sg" 2>&1); then
+		fail "PR OUT $* on $sg succeeded"
+	fi
+	grep -qi "$what" <<< "$out" || { echo "$out"; fail "PR OUT $*: not '$what'"; }
+}
+
+# keys SG: the registered keys, one a line
+keys() {
+	sg_persist -n --in -k "$1" | sed -n 's/^ *\(0x[0-9a-f]*\)$/\1/p'
+}
+
+# generation SG: PRgeneration from READ KEYS
+generation() {
+	sg_persist -n --in -k "$1" | sed -n 's/.*PR generation=\(0x[0-9a-f]*\),.*/\1/p'
+}
+
+# resv SG: "KEY TYPE" of the reservation, or "none"
+resv() {
+	local out
+	out=$(sg_persist -n --in -r "$1") || return 1
+	if grep -q 'NO reservation held' <<< "$out"; then
+		echo none
+		return 0
+	fi
+	echo "$(sed -n 's/^ *Key=\(0x[0-9a-f]*\)$/\1/p' <<< "$out") $(sed -n 's/.*type: \(.*\)$/\1/p' <<< "$out")"
+}
+
+# ua_is SG WHAT: the next command on SG gets a unit attention WHAT
+ua_is() {
+	local out
+	out=$(sense_of sg_turs -v "$1")
+	grep -qi "$2" <<< "$out" || { echo "$out"; fail "$1: no '$2' unit attention"; }
+	clear_ua "$1"
+}
+
+# io SG read|write: one block at LBA 0 through sg_raw; prints its status
+io() {
+	local out
+	if [ "$2" = read ]; then
+		out=$(sg_raw -r 512 -o /dev/null "$1" 28 00 00 00 00 00 00 00 01 00 2>&1)
+	else
+		[ -f /tmp/blk ] || dd if=/dev/urandom of=/tmp/blk bs=512 count=1 status=none
+		out=$(sg_raw -s 512 -i /tmp/blk "$1" 2a 00 00 00 00 00 00 00 01 00 2>&1)
+	fi
+	if grep -qi 'reservation conflict' <<< "$out"; then
+		echo conflict
+	elif grep -qi 'status: good' <<< "$out" || ! grep -qi 'status' <<< "$out"; then
+		echo good
+	else
+		echo "other: $out"
+	fi
+}
