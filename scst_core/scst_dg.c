@@ -95,7 +95,8 @@ static struct kobject *scst_dgs_kobj;
 static void scst_alua_changed(void)
 {
 	lockdep_assert_held(&scst_alua_lock);
-	WRITE_ONCE(scst_alua_gen, scst_alua_gen + 1);
+	/* never 0, the generation of a nexus that has not looked yet */
+	WRITE_ONCE(scst_alua_gen, scst_alua_gen + 1 ?: 1);
 }
 
 /* As scst_locked_mgmt() of scst_sysfs_tgt.c: see there why trylock. */
@@ -953,6 +954,76 @@ void scst_dg_dev_removed(struct scst_device *dev)
 	}
 }
 
+/*
+ * @old, a port of another system named as @tgt is, becomes @tgt's: the
+ * directory with its rel_tgt_id makes way for the link to the target,
+ * whose own rel_tgt_id is reported from now on. scst_mutex held.
+ */
+static void scst_tg_tgt_make_local(struct scst_tg_tgt *old,
+				   struct scst_tgt *tgt)
+{
+	struct scst_tg *tg = old->tg;
+	struct scst_tg_tgt *t;
+	unsigned long flags;
+	int ret = -ENOMEM;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		goto fail;
+	t->tg = tg;
+	strscpy(t->name, old->name, sizeof(t->name));
+	t->tgt = tgt;
+	kobject_del(&old->kobj);	/* its name is the link's */
+	ret = sysfs_create_link(&tg->kobj, &tgt->kobj, t->name);
+	if (ret) {
+		kfree(t);
+		spin_lock_irqsave(&scst_alua_lock, flags);
+		list_del(&old->entry);
+		tg->nr_tgts--;
+		scst_alua_changed();
+		spin_unlock_irqrestore(&scst_alua_lock, flags);
+		kobject_put(&old->kobj);
+		pr_err("target group %s/%s: cannot link target %s (error %d): it left the group\n",
+		       tg->dg->name, tg->name, tgt->name, ret);
+		return;
+	}
+	spin_lock_irqsave(&scst_alua_lock, flags);
+	list_replace(&old->entry, &t->entry);
+	scst_alua_changed();
+	spin_unlock_irqrestore(&scst_alua_lock, flags);
+	kobject_put(&old->kobj);
+	pr_info("target group %s/%s: target %s is a target of this system now\n",
+		tg->dg->name, tg->name, tgt->name);
+	return;
+fail:
+	pr_err("target group %s/%s: out of memory: target %s stays a port of another system\n",
+	       tg->dg->name, tg->name, tgt->name);
+}
+
+/**
+ * scst_dg_tgt_added() - a target was registered
+ * @tgt: the target, on its template's list, its sysfs directory added
+ *
+ * Called with scst_mutex held. A target group entry made by name before
+ * the target existed (a port of another system, as SCST treats unknown
+ * names) is this target's from now on, so that its commands see the
+ * group's state and REPORT TARGET PORT GROUPS its rel_tgt_id.
+ */
+void scst_dg_tgt_added(struct scst_tgt *tgt)
+{
+	struct scst_tg_tgt *t, *tmp;
+	struct scst_dg *dg;
+	struct scst_tg *tg;
+
+	lockdep_assert_held(&scst_mutex);
+	list_for_each_entry(dg, &scst_dg_list, entry)
+		list_for_each_entry(tg, &dg->tg_list, entry)
+			list_for_each_entry_safe(t, tmp, &tg->tgt_list, entry)
+				if (!t->tgt && !strcmp(t->name, tgt->name) &&
+				    scst_dg_find_local_tgt(t->name) == tgt)
+					scst_tg_tgt_make_local(t, tgt);
+}
+
 /**
  * scst_dg_tgt_removed() - a target is being unregistered
  * @tgt: the target
@@ -999,17 +1070,22 @@ static u8 scst_alua_state_of(const struct scst_device *dev,
 u32 scst_alua_check_cmd(struct scst_cmd *cmd)
 {
 	struct scst_tgt_dev *td = cmd->tgt_dev;
-	unsigned long gen = READ_ONCE(scst_alua_gen);
-	unsigned long c = READ_ONCE(td->alua_cache);
 	unsigned long flags;
 	u8 st;
 
-	if (c >> 8 == gen) {
-		st = c & 0xff;
+	/*
+	 * The state is stored before its generation is released: seeing
+	 * the current generation means seeing its state (or a newer one).
+	 * The generation is a whole unsigned long, not packed with the
+	 * state, so that it wraps only after 2^32 changes on 32-bit.
+	 */
+	if (smp_load_acquire(&td->alua_cache_gen) == READ_ONCE(scst_alua_gen)) {
+		st = READ_ONCE(td->alua_cache_state);
 	} else {
 		spin_lock_irqsave(&scst_alua_lock, flags);
 		st = scst_alua_state_of(cmd->dev, cmd->sess->tgt);
-		WRITE_ONCE(td->alua_cache, scst_alua_gen << 8 | st);
+		WRITE_ONCE(td->alua_cache_state, st);
+		smp_store_release(&td->alua_cache_gen, scst_alua_gen);
 		spin_unlock_irqrestore(&scst_alua_lock, flags);
 	}
 	return scst_alua_admit(st, cmd->cdb, cmd->cdb_len);
@@ -1068,7 +1144,7 @@ static void scst_alua_rtpg(struct scst_cmd *cmd)
 	struct scst_tg *tg;
 	struct scst_dg *dg;
 	size_t len, off;
-	u16 *ids;
+	u16 *ids, id;
 	u32 alloc;
 	u8 fmt, *buf;
 
@@ -1103,9 +1179,15 @@ static void scst_alua_rtpg(struct scst_cmd *cmd)
 			list_for_each_entry(t, &tg->tgt_list, entry) {
 				if (g.nports == SCST_ALUA_MAX_TG_PORTS)
 					break;
-				ids[g.nports++] = t->tgt ?
-					READ_ONCE(t->tgt->rel_tgt_id) :
-					t->rel_tgt_id;
+				id = t->tgt ? READ_ONCE(t->tgt->rel_tgt_id) :
+					      t->rel_tgt_id;
+				/*
+				 * 0 is reserved (SPC-4 7.8.6.7): a port of
+				 * another system whose rel_tgt_id is not set
+				 * yet is not reported
+				 */
+				if (id)
+					ids[g.nports++] = id;
 			}
 			g.rel_tgt_ids = ids;
 			off = scst_rtpg_put_group(buf, len, off, &g);

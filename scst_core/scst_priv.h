@@ -214,6 +214,7 @@ bool scst_check_reservation(struct scst_cmd *cmd);
 int scst_dg_init(struct kobject *root);
 void scst_dg_exit(void);
 void scst_dg_dev_removed(struct scst_device *dev);
+void scst_dg_tgt_added(struct scst_tgt *tgt);
 void scst_dg_tgt_removed(struct scst_tgt *tgt);
 u32 scst_alua_check_cmd(struct scst_cmd *cmd);
 bool scst_alua_tpg_cmd(const struct scst_cmd *cmd);

@@ -848,6 +848,7 @@ struct scst_tgt *scst_register_target(struct scst_tgt_template *tgtt,
 	if (ret)
 		goto unlock;
 	list_add_tail(&tgt->tgtt_entry, &tgtt->tgt_list);
+	scst_dg_tgt_added(tgt);
 	mutex_unlock(&scst_mutex);
 	pr_info("target %s/%s registered\n", tgtt->name, name);
 	return tgt;

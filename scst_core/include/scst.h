@@ -363,8 +363,9 @@ struct scst_tgt_dev {
 	atomic_t cmd_count;
 	struct rcu_work unmap_work;		/* drops the map's reference */
 	struct work_struct free_work;		/* runs on the last reference */
-	/* ALUA state of its port's group << 0, generation << 8 (scst_dg.c) */
-	unsigned long alua_cache;
+	/* ALUA state of its port's group, valid at generation (scst_dg.c) */
+	unsigned long alua_cache_gen;
+	u8 alua_cache_state;
 };
 
 /**

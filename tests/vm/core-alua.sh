@@ -305,6 +305,35 @@ echo active > $TG1/state || fail "state write refused"
 mgmt $SCST/targets/scst_local/mgmt "del_target tgt_b"
 [ ! -e $TG2/tgt_b ] || fail "tg2/tgt_b still there after del_target"
 assert_eq "$(ls $TG2 | LC_ALL=C sort | tr '\n' ' ')" "group_id mgmt preferred remote_tgt state " "tg2 after del_target"
+# a target named before it exists: a port of another system, not
+# reported while its rel_tgt_id is unset (0 is reserved); once a target of
+# that name is added it is this system's: a link, its own rel_tgt_id, the
+# group's state for its commands
+mgmt $TG2/mgmt "add tgt_c"
+[ -d $TG2/tgt_c ] && [ ! -L $TG2/tgt_c ] || fail "tg2/tgt_c is not a directory before the target exists"
+out=$(sg_rtpg "$sg_a") || fail "RTPG failed"
+echo "$out"
+grep -qi '^ *0x1234$' <<< "$out" || fail "RTPG: no port 0x1234"
+! grep -qi '^ *0x0\+$' <<< "$out" || fail "RTPG reports relative target port 0"
+echo standby > $TG2/state || fail "state standby refused"
+mgmt $SCST/targets/scst_local/mgmt "add_target tgt_c"
+TC=$SCST/targets/scst_local/tgt_c
+rid_c=$(attr_value "$TC/rel_tgt_id")
+assert_eq "$(readlink -f $TG2/tgt_c)" "$(readlink -f $TC)" "tg2/tgt_c link once the target exists"
+mgmt $TC/luns/mgmt "add disk0 0"
+mgmt $SCST/targets/scst_local/mgmt "add_session tgt_c host_c"
+wait_for 10 "scst_local host of tgt_c" local_host tgt_c host_c > /dev/null
+host_c=$(local_host tgt_c host_c)
+wait_lun "$host_c" 0
+sg_c=$(lun_sg "$host_c" 0)
+clear_ua "$sg_c"
+out=$(sg_rtpg "$sg_c") || fail "RTPG on tgt_c failed"
+grep -qi "^ *$(printf 0x%02x "$rid_c")\$" <<< "$out" || { echo "$out"; fail "RTPG: no port $rid_c of tgt_c"; }
+out=$(read10 "$sg_c") && fail "READ through tgt_c, in a standby group, succeeded"
+grep -qi 'standby' <<< "$out" || { echo "$out"; fail "tgt_c's READ: not refused as standby"; }
+mgmt $SCST/targets/scst_local/mgmt "del_target tgt_c"
+[ ! -e $TG2/tgt_c ] || fail "tg2/tgt_c still there after del_target"
+echo active > $TG2/state || fail "state write refused"
 mgmt $DG/devices/mgmt "del disk0"
 [ ! -e $DG/devices/disk0 ] || fail "devices/disk0 still there after del"
 grep -q 'TPGS=0' <<< "$(sg_inq "$sg_a")" || fail "TPGS not 0 after leaving the device group"
