@@ -1085,6 +1085,7 @@ u32 scst_alua_check_cmd(struct scst_cmd *cmd)
 		spin_lock_irqsave(&scst_alua_lock, flags);
 		st = scst_alua_state_of(cmd->dev, cmd->sess->tgt);
 		WRITE_ONCE(td->alua_cache_state, st);
+		/* pairs with the smp_load_acquire() above: state, then gen */
 		smp_store_release(&td->alua_cache_gen, scst_alua_gen);
 		spin_unlock_irqrestore(&scst_alua_lock, flags);
 	}
