@@ -290,5 +290,32 @@ prout "$sgA" --register --param-sark=0xa --param-aptpl
 prout "$sgA" --register --param-rk=0xa --param-sark=0xd
 [ ! -e $PRDIR/$DEV ] || fail "APTPL file kept after a REGISTER without APTPL"
 
+# --- a failed APTPL write: the command fails and changes nothing -----------
+gen=$(generation "$sgA")
+run mount -t tmpfs -o ro none $PRDIR
+before=$(dmesg | wc -l)
+prout_fails "$sgA" "hardware error" --register --param-rk=0xd --param-sark=0xe --param-aptpl
+run umount $PRDIR
+assert_eq "$(keys "$sgA" | tr '\n' ' ')" "0xd " "keys after a failed APTPL write"
+assert_eq "$(generation "$sgA")" "$gen" "PRgeneration after a failed APTPL write"
+grep -q '^aptpl 0$' $P || { cat $P; fail "pr_state: APTPL set by a failed command"; }
+dmesg | tail -n +"$((before + 1))" | grep -q "$DEV: cannot write $PRDIR/$DEV: error -30" ||
+	fail "no log line naming the file that could not be written"
+prout "$sgA" --register --param-rk=0xd --param-sark=0
+
+# --- a session whose initiator name is no iSCSI name: no TransportID --------
+INI_X=$'node\xc3\xa9'
+mgmt $SCST/targets/scst_local/mgmt "add_session tgt1 $INI_X"
+wait_for 10 "host of $INI_X" local_host tgt1 "$INI_X" > /dev/null
+hostX=$(local_host tgt1 "$INI_X")
+wait_lun "$hostX" 0
+sgX=$(lun_sg "$hostX" 0)
+clear_ua "$sgX"
+dmesg | grep -q "session of $INI_X has no TransportID" || fail "no log line for a session without a TransportID"
+prout_fails "$sgX" "insufficient registration resources" --register --param-sark=0xf
+assert_eq "$(keys "$sgA")" "" "keys after a registration without a TransportID"
+out=$(sg_persist -n --in -k "$sgX") || fail "PR IN from a session without a TransportID: $out"
+mgmt $SCST/targets/scst_local/mgmt "del_session tgt1 $INI_X"
+
 unload
 log "core-pr: all checks passed"
