@@ -37,7 +37,7 @@ assert_eq "$(cat $SCST/devices/big/max_transfer_kb)" 8192 "default max_transfer_
 # --- exclusive open of the backing block device ------------------------------
 mgmt_bad $H/vdisk_blockio/mgmt "add_device dup filename=/dev/ram0" -16
 mgmt_bad $H/vdisk_fileio/mgmt "add_device dup filename=/dev/ram0" -16
-dmesg | grep -q 'dup: block device /dev/ram0 is in use' || fail "no log line for the EBUSY"
+dmesg | grep_q 'dup: block device /dev/ram0 is in use' || fail "no log line for the EBUSY"
 run mkswap /dev/ram1
 run swapon /dev/ram1
 mgmt_bad $H/vdisk_blockio/mgmt "add_device swapped filename=/dev/ram1" -16

@@ -31,7 +31,7 @@ assert_eq "$(attr_value $T/sessions/host1/initiator_name)" host1 "initiator_name
 [ -L $T/sessions/host1/luns ] || fail "sessions/host1/luns is not a link"
 assert_eq "$(attr_value $T/luns/2/read_only)" 1 "LUN 2 read_only"
 assert_eq "$(sed -n 2p $T/luns/2/read_only)" "[key]" "LUN 2 read_only [key]"
-ls $SCST/devices/disk_bio/exported | grep -q . || fail "disk_bio not listed as exported"
+ls $SCST/devices/disk_bio/exported | grep_q . || fail "disk_bio not listed as exported"
 
 # --- the SCSI commands, with sg3_utils ------------------------------------
 scsi_checks "$bio" "$fio" "$null" "$(lun_sg "$host" 2)"
@@ -74,9 +74,9 @@ out=$(sense_of sg_turs -v "$sg")
 echo "$out"
 grep -qi 'reported luns data has changed' <<< "$out" ||
 	fail "no REPORTED LUNS DATA HAS CHANGED after adding a LUN"
-sg_luns "$sg" | grep -q '^    0003' || fail "LUN 3 not in REPORT LUNS"
+sg_luns "$sg" | grep_q '^    0003' || fail "LUN 3 not in REPORT LUNS"
 mgmt $T/luns/mgmt "del 3"
-sg_luns "$sg" | grep -q '^    0003' && fail "LUN 3 still in REPORT LUNS after del"
+sg_luns "$sg" | grep_q '^    0003' && fail "LUN 3 still in REPORT LUNS after del"
 
 # --- groups: an initiator in a group sees the group's LUNs only ------------
 mgmt $T/ini_groups/mgmt "create g1"
@@ -87,7 +87,7 @@ mgmt $T/ini_groups/g1/initiators/mgmt "add !host9"
 [ "$(readlink -f $T/sessions/host1/luns)" = "$(readlink -f $T/ini_groups/g1/luns)" ] ||
 	fail "session host1 did not move to group g1"
 sense_of sg_turs "$sg" > /dev/null
-sg_luns "$sg" | grep -c '^    000' | grep -qx 1 || fail "host1 should see exactly one LUN in g1"
+sg_luns "$sg" | grep -c '^    000' | grep_q -x 1 || fail "host1 should see exactly one LUN in g1"
 mgmt $T/ini_groups/mgmt "del g1"
 [ "$(readlink -f $T/sessions/host1/luns)" = "$(readlink -f $T/luns)" ] ||
 	fail "session host1 did not return to the default LUNs"
@@ -135,7 +135,7 @@ out=$(sense_of sg_raw -r 512 "$sg2" 28 00 00 00 00 00 00 00 01 00)
 grep -qi 'reservation conflict' <<< "$out" || fail "no RESERVATION CONFLICT for host2: $out"
 run sg_inq "$sg2"	# INQUIRY is allowed through a reservation
 run sg_raw "$sg2" 17 00 00 00 00 00	# RELEASE by a non-holder: GOOD, no effect
-sense_of sg_raw -r 512 "$sg2" 28 00 00 00 00 00 00 00 01 00 | grep -qi 'reservation conflict' ||
+sense_of sg_raw -r 512 "$sg2" 28 00 00 00 00 00 00 00 01 00 | grep_q -i 'reservation conflict' ||
 	fail "a RELEASE from another nexus released the reservation"
 run sg_raw "$sg" 17 00 00 00 00 00
 run sg_raw -r 512 "$sg2" 28 00 00 00 00 00 00 00 01 00
@@ -147,7 +147,7 @@ clear_ua "$fsg"
 run sh -c "echo 1 > $SCST/devices/disk_fio/resync_size"
 out=$(sense_of sg_turs -v "$fsg")
 grep -qi 'capacity data has changed' <<< "$out" || fail "no CAPACITY DATA HAS CHANGED: $out"
-sg_readcap "$fsg" | grep -q 'Number of logical blocks=655360' || fail "new capacity not reported"
+sg_readcap "$fsg" | grep_q 'Number of logical blocks=655360' || fail "new capacity not reported"
 fio_run after-reset --filename="$bio" --ioengine=libaio --direct=1 \
 	--rw=randrw --bs=4k --iodepth=16 --size=8M --verify=crc32c --verify_fatal=1
 mgmt $SCST/targets/scst_local/mgmt "del_session tgt1 host2"
@@ -161,7 +161,7 @@ mgmt $H/vdisk_nullio/mgmt "del_device disk_null"
 [ ! -e $T/luns/2 ] || fail "LUN 2 still there after its device was deleted"
 [ ! -e $SCST/devices/disk_null ] || fail "disk_null still there"
 sense_of sg_turs "$sg" > /dev/null
-sg_luns "$sg" | grep -q '^    0002' && fail "REPORT LUNS still lists LUN 2"
+sg_luns "$sg" | grep_q '^    0002' && fail "REPORT LUNS still lists LUN 2"
 mgmt $SCST/targets/scst_local/mgmt "del_session tgt1 host1"
 wait_for 10 "host1 gone" test ! -e $T/sessions/host1
 # without sessions, unloading the handler removes its devices' LUNs

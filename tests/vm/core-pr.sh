@@ -252,7 +252,7 @@ unshare -m sh -c "mount -t tmpfs none $PRDIR && [ ! -e $PRDIR/$DEV ] &&
 	echo 'add_device $DEV filename=$backing' > $SCST/handlers/vdisk_blockio/mgmt" ||
 	fail "add_device from a mount namespace of its own failed"
 assert_eq "$(cat $P)" "$state" "pr_state after del_device/add_device"
-dmesg | grep -q "$DEV: 2 persistent reservation registrations restored from $PRDIR/$DEV" ||
+dmesg | grep_q "$DEV: 2 persistent reservation registrations restored from $PRDIR/$DEV" ||
 	fail "no log line for the restored state"
 mgmt $T/luns/mgmt "add $DEV 0"
 relun
@@ -299,7 +299,7 @@ run umount $PRDIR
 assert_eq "$(keys "$sgA" | tr '\n' ' ')" "0xd " "keys after a failed APTPL write"
 assert_eq "$(generation "$sgA")" "$gen" "PRgeneration after a failed APTPL write"
 grep -q '^aptpl 0$' $P || { cat $P; fail "pr_state: APTPL set by a failed command"; }
-dmesg | tail -n +"$((before + 1))" | grep -q "$DEV: cannot write $PRDIR/$DEV: error -30" ||
+dmesg | tail -n +"$((before + 1))" | grep_q "$DEV: cannot write $PRDIR/$DEV: error -30" ||
 	fail "no log line naming the file that could not be written"
 prout "$sgA" --register --param-rk=0xd --param-sark=0
 
@@ -311,7 +311,7 @@ hostX=$(local_host tgt1 "$INI_X")
 wait_lun "$hostX" 0
 sgX=$(lun_sg "$hostX" 0)
 clear_ua "$sgX"
-dmesg | grep -q "session of $INI_X has no TransportID" || fail "no log line for a session without a TransportID"
+dmesg | grep_q "session of $INI_X has no TransportID" || fail "no log line for a session without a TransportID"
 prout_fails "$sgX" "insufficient registration resources" --register --param-sark=0xf
 assert_eq "$(keys "$sgA")" "" "keys after a registration without a TransportID"
 out=$(sg_persist -n --in -k "$sgX") || fail "PR IN from a session without a TransportID: $out"

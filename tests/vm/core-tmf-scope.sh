@@ -71,7 +71,7 @@ wait "$readB" || true
 cat /tmp/readB.log
 grep -qi 'abort' /tmp/readB.log ||
 	fail "tB's READ did not end aborted: the LUN RESET through tA left it alone"
-dmesg | grep -q 'iniA: LUN RESET (LUN 0, tag 0): function complete' ||
+dmesg | grep_q 'iniA: LUN RESET (LUN 0, tag 0): function complete' ||
 	fail "no 'function complete' for the LUN RESET: $(dmesg | grep 'LUN RESET' | tail -n 2)"
 run sh -c "echo 0 > $SDEBUG/delay"
 for sg in "$sgB" "$sgA"; do
@@ -151,10 +151,10 @@ mgmt_bad $L/rA/ini_groups/x_/luns/mgmt "replace disk_bio 5" -17
 [ -e $L/rA/ini_groups/x_/luns/5 ] || fail "the failed replace removed LUN 5"
 assert_eq "$(basename "$(readlink $L/rA/ini_groups/x_/luns/5/device)")" disk_null \
 	"device of LUN 5 after the failed replace"
-ls $SCST/devices/disk_null/exported | grep -q 'export_rA_x__5' ||
+ls $SCST/devices/disk_null/exported | grep_q 'export_rA_x__5' ||
 	fail "disk_null lost its export link: $(ls $SCST/devices/disk_null/exported)"
 run sg_turs "$sgR"	# unchanged: no unit attention, the LUN still works
-sg_inq "$sgR" | grep -q disk_null || fail "LUN 5 is no longer disk_null: $(sg_inq "$sgR")"
+sg_inq "$sgR" | grep_q disk_null || fail "LUN 5 is no longer disk_null: $(sg_inq "$sgR")"
 # a replace that works still does
 mgmt $L/rA/ini_groups/x_/luns/mgmt "replace disk_fio 5"
 assert_eq "$(basename "$(readlink $L/rA/ini_groups/x_/luns/5/device)")" disk_fio \

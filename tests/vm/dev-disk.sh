@@ -142,7 +142,7 @@ oversize_check() {
 	echo 64 > $SCST/devices/"$hctl"/max_transfer_kb
 	maxkb=64
 	bs=$(attr_value $SCST/devices/"$hctl"/blocksize)
-	sg_vpd -p 0xb0 "$remote_sg" | grep -q "Maximum transfer length: $((65536 / bs)) blocks" ||
+	sg_vpd -p 0xb0 "$remote_sg" | grep_q "Maximum transfer length: $((65536 / bs)) blocks" ||
 		fail "Block Limits does not follow max_transfer_kb"
 	blocks=$((maxkb * 1024 / bs + 1))
 	[ "$blocks" -le 65535 ] || fail "limit of $blocks blocks does not fit READ(10)"
@@ -180,11 +180,11 @@ reserve_check() {
 	# persistent reservations are the core's too: a key registered
 	# through dev_disk is in the core's state, not sent to the device
 	run sg_persist -n --out --register --param-sark=0x1234 "$remote_sg"
-	sg_persist -n --in -k "$sg2" | grep -q '^ *0x1234$' ||
+	sg_persist -n --in -k "$sg2" | grep_q '^ *0x1234$' ||
 		fail "the registration is not seen through the other session"
 	grep -q '^registrant 0 key 0x0000000000001234 transport_id iscsi:ini1 ' \
 		$SCST/devices/"$hctl"/pr_state || fail "pr_state: $(cat $SCST/devices/"$hctl"/pr_state)"
-	if sg_persist -n --in -k "$local_sg" 2>/dev/null | grep -q '0x1234'; then
+	if sg_persist -n --in -k "$local_sg" 2>/dev/null | grep_q '0x1234'; then
 		fail "the registration reached the device"
 	fi
 	run sg_persist -n --out --reserve --param-rk=0x1234 --prout-type=1 "$remote_sg"
@@ -263,7 +263,7 @@ grep -q add_device $H/mgmt || fail "mgmt usage"
 export_disk
 assert_eq "$(readlink $SCST/devices/"$hctl"/handler | sed 's|.*/||')" dev_disk "handler link"
 assert_eq "$(attr_value $SCST/devices/"$hctl"/type | cut -d" " -f1)" 0 "device type"
-ls $SCST/devices/"$hctl"/exported | grep -q . || fail "not listed as exported"
+ls $SCST/devices/"$hctl"/exported | grep_q . || fail "not listed as exported"
 [ -e $SCST/devices/"$hctl"/threads_num ] || fail "no threads_num"
 mgmt_bad $H/mgmt "add_device $hctl" -17
 # the same SCSI device under another spelling of its LUN
@@ -321,7 +321,7 @@ run modprobe -r scsi_debug
 # --- not a disk: refused with its type ---------------------------------
 sdebug_load 512 ptype=1
 mgmt_bad $H/mgmt "add_device $hctl" -22
-dmesg | grep -q "peripheral device type 0x1 (tape)" || fail "no log line naming the type"
+dmesg | grep_q "peripheral device type 0x1 (tape)" || fail "no log line naming the type"
 run modprobe -r scsi_debug
 
 run rmmod scst_disk

@@ -219,7 +219,7 @@ awk 'NR > 1 { if (prev != "" && $5 + 0 > prev + 0) bad = 1; prev = $5 }
      END { exit bad }' /tmp/sweep.txt || fail "table not sorted best first"
 cat /tmp/sweep.csv
 [ "$(wc -l < /tmp/sweep.csv)" = 5 ] || fail "CSV: not 4 rows"
-head -n 1 /tmp/sweep.csv | grep -q '^rank,layout,thread_mode,runs,mean_iops,min_iops,max_iops,variation_pct,clat_mean_us,clat_p99_us,cpu_busy_pct,cpu_us_per_io,ratio,significant$' ||
+head -n 1 /tmp/sweep.csv | grep_q '^rank,layout,thread_mode,runs,mean_iops,min_iops,max_iops,variation_pct,clat_mean_us,clat_p99_us,cpu_busy_pct,cpu_us_per_io,ratio,significant$' ||
 	fail "CSV header"
 awk -F, 'NR > 1 && ($5 <= 0 || $6 > $5 || $7 < $5 || $10 <= 0) { bad = 1 }
 	 END { exit bad }' /tmp/sweep.csv || fail "CSV values implausible"

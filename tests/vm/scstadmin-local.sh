@@ -80,9 +80,9 @@ h1=$(local_host tgt1 host1)
 h9=$(local_host tgt1 host9a)
 wait_lun "$h1" 1
 wait_lun "$h9" 0
-sg_luns "$(lun_sg "$h1" 0)" | grep -c '^    000' | grep -qx 2 || fail "host1 should see 2 LUNs"
-sg_luns "$(lun_sg "$h9" 0)" | grep -c '^    000' | grep -qx 1 || fail "host9a should see 1 LUN"
-sg_inq "$(lun_disk "$h9" 0)" | grep -q 'Product identification: disk_null' || fail "host9a LUN 0 is not disk_null"
+sg_luns "$(lun_sg "$h1" 0)" | grep -c '^    000' | grep_q -x 2 || fail "host1 should see 2 LUNs"
+sg_luns "$(lun_sg "$h9" 0)" | grep -c '^    000' | grep_q -x 1 || fail "host9a should see 1 LUN"
+sg_inq "$(lun_disk "$h9" 0)" | grep_q 'Product identification: disk_null' || fail "host9a LUN 0 is not disk_null"
 run scstadmin -list_sessions
 mgmt $SCST/targets/scst_local/mgmt "del_session tgt1 host1"
 mgmt $SCST/targets/scst_local/mgmt "del_session tgt1 host9a"

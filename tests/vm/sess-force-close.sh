@@ -183,7 +183,7 @@ srp_force_close() {
 	run sh -c "echo 1 > '$R/sessions/$first/force_close'"
 }
 close_during_fio srp "$sdisk" "$R/sessions" srp_force_close
-dmesg | grep -q "session $first: force_close: closing it" ||
+dmesg | grep_q "session $first: force_close: closing it" ||
 	fail "no log line of the SRP force_close"
 srpt_wait_sessions "$R" "$nsess"
 wait_for 60 "SRP disk back" ua_retry sg_turs "$sdisk"

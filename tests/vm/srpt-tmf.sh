@@ -101,7 +101,7 @@ echo "$aborted"
 grep -q -v 'function complete' <<< "$aborted" &&
 	fail "an ABORT TASK was not answered 'function complete': $aborted"
 run sh -c "echo 0 > $SDEBUG/delay"
-dmesg | grep -q 'SRP abort called' || fail "ib_srp sent no abort"
+dmesg | grep_q 'SRP abort called' || fail "ib_srp sent no abort"
 dmesg | grep -Eq 'SRP reset_device called|SRP reset_host called' &&
 	fail "an abort failed: ib_srp escalated to a reset"
 for s in $(srpt_sessions "$T"); do

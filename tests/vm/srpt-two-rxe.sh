@@ -132,10 +132,10 @@ if ! wait "$fio_pid"; then
 	cat /tmp/fio-port-loss.log
 	fail "fio across the port loss failed"
 fi
-grep '^3;' /tmp/fio-port-loss.log | cut -d';' -f5 | grep -qx 0 ||
+grep '^3;' /tmp/fio-port-loss.log | cut -d';' -f5 | grep_q -x 0 ||
 	{ cat /tmp/fio-port-loss.log; fail "fio across the port loss reported an error"; }
 log "fio across the port loss: verified, no error"
-dmesg | grep -qi 'reconnect succeeded' || fail "ib_srp did not reconnect"
+dmesg | grep_q -i 'reconnect succeeded' || fail "ib_srp did not reconnect"
 wait_for 60 "disk back" ua_retry sg_turs "$disk"
 fio_run verify-after-port-return --filename="$disk" --ioengine=libaio \
 	--direct=1 --rw=randwrite --bs=16k --iodepth=8 --size=8M \

@@ -100,19 +100,19 @@ sg_fio1=$(lun_sg "$h1" 0); sg_fio1b=$(lun_sg "$h2" 0); sg_ro1=$(lun_sg "$h1" 4)
 log "fio1 $fio1 fio2 $fio2 bio1 $bio1 null1 $null1 ro1 $ro1 (host2: $fio1b)"
 
 # --- identities ---------------------------------------------------------------
-sg_inq "$fio1" | grep -q 'Product identification: myprod' || fail "prod_id"
-sg_vpd -p 0x80 "$fio1" | grep -q 'Unit serial number: ABC123' || fail "usn"
-sg_vpd -p 0x83 "$fio1" | grep -q 'vendor specific: mydevid' || fail "t10_dev_id"
-sg_inq "$bio1" | grep -q 'RMB=1' || fail "removable"
-sg_vpd -p 0xb1 "$bio1" | grep -qi 'non-rotating' || fail "rotational=0"
-sg_vpd -p 0xb2 "$bio1" | grep -q 'LBPRZ): 0' || fail "blockio LBPRZ"
-sg_vpd -p 0xb0 "$null1" | grep -q 'Maximum unmap block descriptor count: 256' || fail "B0 unmap"
-sg_readcap -l "$fio1" | grep -q 'Logical block length=4096' || fail "4096 blocks"
-sg_readcap -l "$bio1" | grep -q 'lbpme=1' || fail "blockio LBPME"
-sg_readcap -l "$fio2" | grep -q 'lbpme=0' || fail "fio2 LBPME"
+sg_inq "$fio1" | grep_q 'Product identification: myprod' || fail "prod_id"
+sg_vpd -p 0x80 "$fio1" | grep_q 'Unit serial number: ABC123' || fail "usn"
+sg_vpd -p 0x83 "$fio1" | grep_q 'vendor specific: mydevid' || fail "t10_dev_id"
+sg_inq "$bio1" | grep_q 'RMB=1' || fail "removable"
+sg_vpd -p 0xb1 "$bio1" | grep_q -i 'non-rotating' || fail "rotational=0"
+sg_vpd -p 0xb2 "$bio1" | grep_q 'LBPRZ): 0' || fail "blockio LBPRZ"
+sg_vpd -p 0xb0 "$null1" | grep_q 'Maximum unmap block descriptor count: 256' || fail "B0 unmap"
+sg_readcap -l "$fio1" | grep_q 'Logical block length=4096' || fail "4096 blocks"
+sg_readcap -l "$bio1" | grep_q 'lbpme=1' || fail "blockio LBPME"
+sg_readcap -l "$fio2" | grep_q 'lbpme=0' || fail "fio2 LBPME"
 
 # --- caching mode page, MODE SELECT, UA to the other nexus ---------------
-sg_modes -p 8 "$fio1" | grep -q 'WCE.*0' || true
+sg_modes -p 8 "$fio1" | grep_q 'WCE.*0' || true
 wce() { sg_modes -p 8 -r "$1" 2>/dev/null | head -c 64 | od -An -tx1 | tr -d ' \n'; }
 sg_modes -p 8 "$fio2" >/dev/null || fail "mode sense fio2"
 run sg_wr_mode -p 8 -c 8,12,4 -m 0,0,4 "$sg_fio1"
@@ -149,9 +149,9 @@ grep -q 'Info fld=0x64' <<< "$out" || fail "VERIFY miscompare offset not 100"
 out=$(sg_get_lba_status --lba=10 "$fio1")
 echo "$out"
 grep -q 'LBA: 0x000000000000000a  blocks:          1  mapped' <<< "$out" || fail "LBA 10 not mapped"
-sg_get_lba_status --lba=0 "$fio1" | grep -q 'blocks:         10  deallocated' || fail "LBA 0-9 not deallocated"
+sg_get_lba_status --lba=0 "$fio1" | grep_q 'blocks:         10  deallocated' || fail "LBA 0-9 not deallocated"
 run sg_unmap --force --lba=10 --num=1 "$fio1"
-sg_get_lba_status --lba=10 "$fio1" | grep -q 'deallocated' || fail "LBA 10 not deallocated after UNMAP"
+sg_get_lba_status --lba=10 "$fio1" | grep_q 'deallocated' || fail "LBA 10 not deallocated after UNMAP"
 dd if="$fio1" bs=4096 skip=10 count=1 iflag=direct status=none | cmp -s - <(head -c 4096 /dev/zero) ||
 	fail "unmapped block does not read zeros"
 out=$(sense_of sg_unmap -v --force --lba=16383 --num=2 "$fio1")
@@ -226,7 +226,7 @@ wait $fiopid || fail "fio during CAW"
 for d in "$fio1" "$fio2" "$bio1" "$null1" "$sg_ro1"; do
 	run sg_sync "$d"
 done
-sg_modes -p 8 "$ro1" | grep -q 'WP=1' || fail "read-only device without WP"
+sg_modes -p 8 "$ro1" | grep_q 'WP=1' || fail "read-only device without WP"
 out=$(sense_of sg_raw -v -s 512 -i /tmp/w512 "$sg_ro1" 2a 00 00 00 00 00 00 00 01 00)
 grep -qi 'data protect' <<< "$out" || fail "write to read_only=1 device: $out"
 
@@ -245,7 +245,7 @@ run sh -c "echo 1 > $D/fio1/resync_size"
 chk $D/fio1/size 100663296
 out=$(sense_of sg_turs -v "$sg_fio1")
 grep -qi 'capacity data has changed' <<< "$out" || fail "no CAPACITY DATA HAS CHANGED: $out"
-sg_readcap -l "$sg_fio1" | grep -q 'Number of logical blocks=24576' || fail "new capacity"
+sg_readcap -l "$sg_fio1" | grep_q 'Number of logical blocks=24576' || fail "new capacity"
 run sh -c "echo 1 > $D/bio1/resync_size"
 
 # --- teardown -------------------------------------------------------------------------

@@ -45,6 +45,13 @@ assert_eq() {
 	[ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
 }
 
+# grep_q ARGS...: "grep -q" at the end of a pipeline, but reading all of
+# its input: with pipefail, a writer that is still writing when grep -q
+# exits on an early match dies of SIGPIPE and fails the pipeline
+grep_q() {
+	grep "$@" > /dev/null
+}
+
 module_loaded() {
 	[ -d "/sys/module/$1" ]
 }

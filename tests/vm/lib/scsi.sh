@@ -14,25 +14,25 @@ scsi_checks() {
 	inq=$(sg_inq "$bio") || fail "sg_inq $bio"
 	grep -q 'Vendor identification: SCST_BIO' <<< "$inq" || fail "blockio vendor: $inq"
 	grep -q 'Product identification: disk_bio' <<< "$inq" || fail "blockio product: $inq"
-	sg_inq "$fio" | grep -q 'Vendor identification: SCST_FIO' || fail "fileio vendor"
-	sg_inq "$null" | grep -q 'Vendor identification: SCST_FIO' || fail "nullio vendor"
+	sg_inq "$fio" | grep_q 'Vendor identification: SCST_FIO' || fail "fileio vendor"
+	sg_inq "$null" | grep_q 'Vendor identification: SCST_FIO' || fail "nullio vendor"
 	for page in 0x00 0x80 0x83 0x86 0xb0 0xb1; do
 		run sg_vpd --page=$page "$bio"
 	done
 	run sg_vpd --page=0xb2 "$fio"
-	sg_vpd --page=0x83 "$bio" | grep -q 'Relative target port' || fail "VPD 0x83 lacks the relative target port"
-	sg_vpd --page=0x83 "$bio" | grep -qi 'EUI-64\|NAA' || fail "VPD 0x83 lacks NAA/EUI-64"
+	sg_vpd --page=0x83 "$bio" | grep_q 'Relative target port' || fail "VPD 0x83 lacks the relative target port"
+	sg_vpd --page=0x83 "$bio" | grep_q -i 'EUI-64\|NAA' || fail "VPD 0x83 lacks NAA/EUI-64"
 
 	# --- capacity, LUNs, mode pages ------------------------------------------
 	cap=$(sg_readcap -l "$bio") || fail "sg_readcap"
 	grep -q 'Number of logical blocks=524288' <<< "$cap" || fail "blockio capacity: $cap"
-	sg_readcap -R -l "$null" | grep -q 'Number of logical blocks=2097152' || fail "nullio capacity"
+	sg_readcap -R -l "$null" | grep_q 'Number of logical blocks=2097152' || fail "nullio capacity"
 	luns=$(sg_luns "$bio") || fail "sg_luns"
 	echo "$luns"
 	assert_eq "$(grep -c '^    000[0-2]' <<< "$luns")" 3 "REPORT LUNS entries"
 	run sg_modes -a "$bio"
-	sg_modes -p 0x08 "$bio" | grep -q 'Caching' || fail "no caching mode page"
-	sg_modes -p 0x0a "$bio" | grep -q 'Control' || fail "no control mode page"
+	sg_modes -p 0x08 "$bio" | grep_q 'Caching' || fail "no caching mode page"
+	sg_modes -p 0x0a "$bio" | grep_q 'Control' || fail "no control mode page"
 
 	# --- SBC commands ---------------------------------------------------------
 	run sg_sync "$bio"
