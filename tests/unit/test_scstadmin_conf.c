@@ -246,6 +246,11 @@ static const struct bad_case bad_cases[] = {
 	  "t.conf:2:2: bad attribute name 'HANDLER': upper-case words are section keywords" },
 	{ "HANDLER h {\n \"../../etc/x\" 1\n}\n",
 	  "t.conf:2:2: bad attribute name '../../etc/x': expected letters, digits, '_' and '-'" },
+	/* an attribute write to a mgmt file would be a command (fuzz finding) */
+	{ "HANDLER h {\n DEVICE d {\n  mgmt 2\n }\n}\n",
+	  "t.conf:3:3: bad attribute name 'mgmt': it is the management file of its directory" },
+	{ "mgmt 1\n",
+	  "t.conf:1:1: bad attribute name 'mgmt': it is the management file of its directory" },
 };
 
 static void test_parse_bad(void **state)

@@ -108,6 +108,11 @@ static int check_attrs(const attr_vec *a, const char *fname, char *err,
 				    a->v[i].col,
 				    "bad attribute name '%s': upper-case words are section keywords",
 				    a->v[i].key);
+		/* every directory's mgmt is its command file (found by fuzz_conf_diff) */
+		if (!strcmp(a->v[i].key, "mgmt"))
+			return cerr(err, errlen, fname, a->v[i].line,
+				    a->v[i].col,
+				    "bad attribute name 'mgmt': it is the management file of its directory");
 	}
 	return 0;
 }
