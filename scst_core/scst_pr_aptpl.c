@@ -12,8 +12,9 @@
  * device starts with no reservations.
  *
  * Called in process context without spinlocks: on scst_exec_wq with
- * dev->pr_mutex held (PERSISTENT RESERVE OUT), or from device
- * registration before the device is visible.
+ * dev->pr_mutex held (PERSISTENT RESERVE OUT), or in a kworker that
+ * device registration waits for, before the device is visible; either
+ * way paths resolve against the init task's root.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -46,8 +46,9 @@ static void scst_pr_load_workfn(struct work_struct *work)
  * @dev: the device, its name set; not yet visible
  *
  * Reads the device's APTPL file if there is one (scst_pr_aptpl_load();
- * a damaged file leaves the state empty), and waits for it. Process
- * context, no lock held.
+ * a damaged file leaves the state empty) in a kworker, and waits for it.
+ * Process context, holding no lock the kworker could need (the handlers
+ * call it under their own mutex).
  *
  * Return: 0 or -ENOMEM.
  */
@@ -328,8 +329,11 @@ static u8 *scst_pr_out_data(struct scst_cmd *cmd, u32 *len)
  * SPC-4 §6.16: PERSISTENT RESERVE OUT, on scst_exec_wq (it sleeps: the
  * mutex, the APTPL file, the wait for aborted commands). The state is
  * copied first: when the APTPL file cannot be written the command fails
- * (INTERNAL TARGET FAILURE) and the state is put back, as if it had not
- * run.
+ * (INTERNAL TARGET FAILURE), and when the copy of the nexuses its notices
+ * go to cannot be allocated it fails with BUSY; either way the state is
+ * put back, as if it had not run. (Between the change and the put-back,
+ * under pr_mutex, the conflict check and PERSISTENT RESERVE IN may see the
+ * new state: the same window a state change that succeeds has.)
  */
 void scst_pr_out_exec(struct scst_cmd *cmd)
 {
@@ -345,7 +349,7 @@ void scst_pr_out_exec(struct scst_cmd *cmd)
 	struct scst_pr_state *old = NULL;
 	struct scst_pr_effects *eff;
 	struct scst_cdb_err err;
-	unsigned int aborted;
+	unsigned int aborted = 0;
 	u8 *data = NULL;
 	u32 len;
 	int ret;
@@ -395,8 +399,9 @@ void scst_pr_out_exec(struct scst_cmd *cmd)
 		scst_set_cmd_error_from(cmd, &err);
 	} else if (ret == SCST_PR_CONFLICT) {
 		scst_set_cmd_error_status(cmd, SCST_STATUS_RESERVATION_CONFLICT);
-	} else if (eff->n) {
-		aborted = scst_pr_apply(cmd, eff, &nx);
+	} else {
+		if (eff->n)
+			aborted = scst_pr_apply(cmd, eff, &nx);
 		if ((cmd->cdb[1] & 0x1f) == SCST_PR_OUT_PREEMPT_AND_ABORT)
 			pr_info("%s: %s: PREEMPT AND ABORT aborted %u commands\n",
 				dev->name, cmd->sess->sess_name, aborted);

@@ -970,6 +970,12 @@ struct scst_session *scst_register_session(struct scst_tgt *tgt,
 	scst_pr_sess_init(sess);
 
 	mutex_lock(&scst_mutex);
+	/*
+	 * Before the LUN map publishes the session's nexuses (a PERSISTENT
+	 * RESERVE OUT of another session matches them without scst_mutex);
+	 * fixed while the target has sessions (rel_tgt_id's store refuses).
+	 */
+	sess->pr_nexus.rel_tgt_id = tgt->rel_tgt_id;
 	ret = scst_sess_name_pick(sess->sess_name, sizeof(sess->sess_name),
 				  initiator_name, scst_sess_name_used, tgt);
 	if (ret) {
@@ -986,8 +992,6 @@ struct scst_session *scst_register_session(struct scst_tgt *tgt,
 	ret = scst_sysfs_sess_add(sess);
 	if (ret)
 		goto free_map;
-	/* fixed while the target has sessions (rel_tgt_id's store) */
-	sess->pr_nexus.rel_tgt_id = tgt->rel_tgt_id;
 	list_add_tail(&sess->tgt_entry, &tgt->sess_list);
 	mutex_unlock(&scst_mutex);
 	pr_info("session %s registered on %s/%s (group %s)\n", sess->sess_name,

@@ -192,37 +192,7 @@ prout "$sgB" --clear --param-rk=0xc
 clear_ua "$sgA"
 
 # --- (b) fence_scsi: PREEMPT AND ABORT with B's writes in flight -----------
-prout "$sgA" --register-ignore --param-sark=0xa
-prout "$sgB" --register-ignore --param-sark=0xb
-prout "$sgA" --reserve --param-rk=0xa --prout-type=5
-log "B writes with 8 commands in flight"
-fio --name=inflight --filename="$sdB" --ioengine=libaio --direct=1 \
-	--rw=randwrite --bs=4k --iodepth=8 --size=32M --time_based \
-	--runtime=60 --output=/tmp/fio.out > /dev/null 2>&1 &
-fio_pid=$!
-sleep 3
-before=$(dmesg | grep -c 'PREEMPT AND ABORT aborted')
-prout "$sgA" --preempt-abort --param-rk=0xa --param-sark=0xb --prout-type=5
-if wait "$fio_pid"; then
-	cat /tmp/fio.out
-	fail "B's fio kept writing successfully after PREEMPT AND ABORT"
-fi
-grep -q 'err=' /tmp/fio.out || { cat /tmp/fio.out; fail "fio reported no error"; }
-line=$(dmesg | grep 'PREEMPT AND ABORT aborted' | tail -n 1)
-log "$line"
-[ "$(dmesg | grep -c 'PREEMPT AND ABORT aborted')" -gt "$before" ] || fail "no PREEMPT AND ABORT log line"
-n=$(sed -n 's/.*PREEMPT AND ABORT aborted \([0-9]*\) commands.*/\1/p' <<< "$line")
-[ "$n" -ge 1 ] || fail "PREEMPT AND ABORT aborted no command of B ($line)"
-clear_ua "$sgB"
-assert_eq "$(io "$sgB" write)" conflict "preempted B's WRITE"
-# and through the block layer: a direct write fails
-if fio --name=after --filename="$sdB" --ioengine=libaio --direct=1 \
-	--rw=write --bs=4k --size=4k --output=/dev/null > /dev/null 2>&1; then
-	fail "preempted B's fio write succeeded"
-fi
-assert_eq "$(keys "$sgA" | tr '\n' ' ')" "0xa " "keys after PREEMPT AND ABORT"
-assert_eq "$(resv "$sgB")" "0xa Write Exclusive, registrants only" "reservation after PREEMPT AND ABORT"
-prout "$sgA" --clear --param-rk=0xa
+fence "$sgA" 0xa "$sgB" 0xb "$sdB"
 [ ! -e $PRDIR/$DEV ] || fail "an APTPL file exists without APTPL"
 
 # --- (e) APTPL ---------------------------------------------------------------

@@ -145,44 +145,6 @@ prout "$sgL" --clear --param-rk=0xc
 srpt_clear_ua_all_channels "$sgS"
 clear_ua "$sgS"
 
-# fence FENCER FENCER_KEY VICTIM VICTIM_KEY VICTIM_DISK: fence_scsi's
-# sequence, with the victim's writes in flight when PREEMPT AND ABORT
-# comes; they must fail, and so must the victim's later writes
-fence() {
-	local fencer=$1 fkey=$2 victim=$3 vkey=$4 vdisk=$5 before line n fio_pid
-
-	prout "$fencer" --register-ignore --param-sark="$fkey"
-	prout "$victim" --register-ignore --param-sark="$vkey"
-	prout "$fencer" --reserve --param-rk="$fkey" --prout-type=5
-	log "$vdisk writes with 8 commands in flight"
-	fio --name=inflight --filename="$vdisk" --ioengine=libaio --direct=1 \
-		--rw=randwrite --bs=4k --iodepth=8 --size=32M --time_based \
-		--runtime=90 --output=/tmp/fio.out > /dev/null 2>&1 &
-	fio_pid=$!
-	sleep 3
-	before=$(dmesg | grep -c 'PREEMPT AND ABORT aborted')
-	prout "$fencer" --preempt-abort --param-rk="$fkey" --param-sark="$vkey" --prout-type=5
-	if wait "$fio_pid"; then
-		cat /tmp/fio.out
-		fail "$vdisk: fio kept writing successfully after PREEMPT AND ABORT"
-	fi
-	grep -q 'err=' /tmp/fio.out || { cat /tmp/fio.out; fail "fio reported no error"; }
-	line=$(dmesg | grep 'PREEMPT AND ABORT aborted' | tail -n 1)
-	log "$line"
-	[ "$(dmesg | grep -c 'PREEMPT AND ABORT aborted')" -gt "$before" ] ||
-		fail "no PREEMPT AND ABORT log line"
-	n=$(sed -n 's/.*PREEMPT AND ABORT aborted \([0-9]*\) commands.*/\1/p' <<< "$line")
-	[ "$n" -ge 1 ] || fail "PREEMPT AND ABORT aborted no command ($line)"
-	if fio --name=after --filename="$vdisk" --ioengine=libaio --direct=1 \
-		--rw=write --bs=4k --size=4k --output=/dev/null > /dev/null 2>&1; then
-		fail "$vdisk: a write after being fenced succeeded"
-	fi
-	assert_eq "$(keys "$fencer" | tr '\n' ' ')" "$fkey " "keys after PREEMPT AND ABORT"
-	assert_eq "$(resv "$fencer")" "$fkey Write Exclusive, registrants only" \
-		"reservation after PREEMPT AND ABORT"
-	prout "$fencer" --clear --param-rk="$fkey"
-}
-
 # --- (b) fence_scsi: S fences L, L fences S ---------------------------------
 fence "$sgS" 0xb "$sgL" 0xa "$sdL"
 clear_ua "$sgL"
