@@ -83,27 +83,24 @@ struct scst_dev_type *scst_find_dev_type(const char *name)
 static LIST_HEAD(scst_dev_dying_list);
 
 /*
- * Whether a device of that name exists or is still being removed: -EEXIST,
- * -EBUSY, or 0. scst_mutex.
+ * Whether a device of that name exists or is still being removed: -EEXIST
+ * or -EBUSY after a log line, else 0. scst_mutex.
  */
 static int scst_dev_name_taken(const char *name)
 {
 	struct scst_device *dev;
 
-	if (scst_find_device(name))
-		return -EEXIST;
-	list_for_each_entry(dev, &scst_dev_dying_list, list_entry)
-		if (strcmp(dev->name, name) == 0)
-			return -EBUSY;
-	return 0;
-}
-
-static void scst_dev_name_taken_log(const char *name, int ret)
-{
-	if (ret == -EEXIST)
+	if (scst_find_device(name)) {
 		pr_err("device %s already exists\n", name);
-	else
-		pr_err("device %s is still being removed\n", name);
+		return -EEXIST;
+	}
+	list_for_each_entry(dev, &scst_dev_dying_list, list_entry) {
+		if (strcmp(dev->name, name) == 0) {
+			pr_err("device %s is still being removed\n", name);
+			return -EBUSY;
+		}
+	}
+	return 0;
 }
 
 struct scst_device *scst_find_device(const char *name)
@@ -270,20 +267,16 @@ struct scst_device *scst_register_virtual_device(struct scst_dev_type *dt,
 	mutex_lock(&scst_mutex);
 	ret = scst_dev_name_taken(name);
 	mutex_unlock(&scst_mutex);
-	if (ret) {
-		scst_dev_name_taken_log(name, ret);
+	if (ret)
 		goto free_dev;
-	}
 	ret = scst_pr_dev_init(dev);
 	if (ret)
 		goto free_dev;
 
 	mutex_lock(&scst_mutex);
 	ret = scst_dev_name_taken(name);
-	if (ret) {
-		scst_dev_name_taken_log(name, ret);
+	if (ret)
 		goto unlock;
-	}
 	if (dt->attach) {
 		ret = dt->attach(dev);
 		if (ret)

@@ -51,10 +51,7 @@ done
 a=$(sg_inq -r "$local_sg")
 b=$(ua_retry sg_inq -r "$sg") || fail "sg_inq over SRP"
 [ "$a" = "$b" ] || fail "standard INQUIRY differs over SRP"
-# the whole output first: grep -q stops reading at the match, and under
-# pipefail sg_inq's SIGPIPE would fail the pipeline
-inq=$(ua_retry sg_inq "$sg")
-grep -q 'Product identification: scsi_debug' <<< "$inq" || fail "product: $inq"
+ua_retry sg_inq "$sg" | grep_q 'Product identification: scsi_debug' || fail "product"
 
 fio_run srp-qd32 --filename="$disk" --ioengine=libaio --direct=1 \
 	--rw=randwrite --bsrange=512-1M --iodepth=32 --size=8M \
