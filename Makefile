@@ -20,7 +20,7 @@ KSRC := Kbuild scst_core scst_local dev_handlers srpt
 TEST_KMOD_DIR := tests/vm/modules
 
 .PHONY: all modules usr test-modules test-tools unit fuzz fuzz-check check \
-	check-quick vm-test deps demo bench checkpatch install deb clean help
+	check-quick vm-test deps demo bench profile checkpatch install deb clean help
 
 all: modules usr
 
@@ -41,7 +41,10 @@ help:
 	@echo "make test-tools      userspace test tools for the VM (tests/tools: srp_hostile)"
 	@echo "make vm-test T=name [KERNEL=6.12]  one VM test (tests/vm/NAME.sh)"
 	@echo "make checkpatch      checkpatch.pl --strict on our sources"
-	@echo "make bench           benchmarks against LIO in the VM (ratios)"
+	@echo "make bench           benchmarks against LIO in the VM (ratios; tables, CSV,"
+	@echo "                     chart in bench/results/; scripts/bench --help)"
+	@echo "make profile         perf profile of one bench-local row in the VM, ours and"
+	@echo "                     LIO's: top symbols and module shares (build/profile/)"
 
 modules:
 	@test -d "$(KDIR)" || { echo "KDIR '$(KDIR)' not found; run 'make deps'" >&2; exit 1; }
@@ -83,6 +86,9 @@ check-quick:
 
 bench: deps
 	scripts/bench
+
+profile: deps
+	scripts/profile
 
 vm-test: modules test-modules
 	scripts/vm/run --kernel $(KERNEL) $(T)

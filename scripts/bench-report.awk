@@ -1,53 +1,258 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Summarize "job=J side=ours|lio run=N iops=I cpu_us_per_io=C" lines: per
-# job the mean IOPS and CPU per I/O of each side, their coefficient of
-# variation, and the ratio ours/LIO. -v a=SIDE -v b=SIDE name other sides
-# (bench-disk: pt and blockio).
+# Summarize a benchmark's log lines (tests/vm/lib/fio.sh, bench.sh):
+#   BENCH: job=J side=ours|lio run=N bs=BYTES iops=I cpu_us_per_io=C
+#          cpu_busy=B p50_us=P p99_us=Q
+#   CEILING: test=ib_write_bw msg=4096 mps=M mib_s=W
+# Per job and side: mean, min and max IOPS, their coefficient of variation,
+# the mean p50 and p99 completion latency, guest CPU busy % and CPU per
+# I/O; per job the ratios A/B of IOPS and of CPU per I/O (mean over mean,
+# and the range of the per-run ratios, run i of A against run i of B,
+# which ran next to each other); where the log has a CEILING line, each
+# side's share of it.
+#
+# -v fmt=txt (default) the terminal table, md a Markdown table, csv one
+#    line per job and side (-v pre="date,rev,kernel,vcpus,runs,secs,test"
+#    prepended, -v header=1 for the header line), dat the chart's data
+#    (label, IOPS ratio, min, max, CPU ratio, min, max; -v tag=PREFIX of
+#    the labels)
+# -v a=SIDE -v b=SIDE the sides (default ours and lio; bench-disk: pt and
+#    blockio)
+# -v ceiling=TEST the CEILING line the shares are of (default ib_write_bw,
+#    the verb of SRP's read data): IOPS over its messages/s where the block
+#    is no larger than its message, else bandwidth over its MiB/s
+# -v cvmax=PCT the variation above which a side is marked (default 10)
 BEGIN {
 	if (a == "")
 		a = "ours"
 	if (b == "")
 		b = "lio"
-	bl = b == "lio" ? "LIO" : b
+	if (fmt == "")
+		fmt = "txt"
+	if (ceiling == "")
+		ceiling = "ib_write_bw"
+	if (cvmax == "")
+		cvmax = 10
+	al = label(a)
+	bl = label(b)
+}
+
+function label(s) { return s == "lio" ? "LIO" : s }
+
+$1 == "BENCH-ENV:" { next }
+
+$1 == "CEILING:" {
+	delete f
+	parse(2)
+	if (f["test"] != "") {
+		ctests[++nct] = f["test"]
+		cmsg[f["test"]] = f["msg"]
+		cmps[f["test"]] = f["mps"]
+		cmib[f["test"]] = f["mib_s"]
+	}
+	next
 }
 
 {
-	for (i = 1; i <= NF; i++) {
+	delete f
+	parse($1 == "BENCH:" ? 2 : 1)
+	# a line the console broke (kernel messages interleaved) is dropped
+	if (f["job"] == "" || f["side"] == "" || f["iops"] !~ /^[0-9]+$/)
+		next
+	j = f["job"]
+	k = j SUBSEP f["side"]
+	if (!(j in seen)) {
+		seen[j] = 1
+		order[++njobs] = j
+	}
+	bs[j] = f["bs"]
+	n[k]++
+	s[k] += f["iops"]
+	ss[k] += f["iops"] * f["iops"]
+	if (n[k] == 1 || f["iops"] < lo[k])
+		lo[k] = f["iops"]
+	if (n[k] == 1 || f["iops"] > hi[k])
+		hi[k] = f["iops"]
+	c[k] += f["cpu_us_per_io"]
+	busy[k] += f["cpu_busy"]
+	p50[k] += f["p50_us"]
+	p99[k] += f["p99_us"]
+	runiops[k, f["run"]] = f["iops"]
+	runcpu[k, f["run"]] = f["cpu_us_per_io"]
+	if (!((j, f["run"]) in hasrun)) {
+		hasrun[j, f["run"]] = 1
+		runs[j, ++nruns[j]] = f["run"]
+	}
+}
+
+function parse(from,   i, kv) {
+	for (i = from; i <= NF; i++) {
 		split($i, kv, "=")
 		f[kv[1]] = kv[2]
 	}
-	key = f["job"] SUBSEP f["side"]
-	if (!(f["job"] in seen)) {
-		seen[f["job"]] = 1
-		order[++njobs] = f["job"]
-	}
-	n[key]++
-	s[key] += f["iops"]
-	ss[key] += f["iops"] * f["iops"]
-	c[key] += f["cpu_us_per_io"]
 }
 
-function mean(k) { return n[k] ? s[k] / n[k] : 0 }
+function avg(sum, k) { return n[k] ? sum / n[k] : 0 }
 function cv(k,   m, v) {
-	m = mean(k)
+	m = avg(s[k], k)
 	if (n[k] < 2 || m == 0)
 		return 0
 	v = (ss[k] - n[k] * m * m) / (n[k] - 1)
 	return v > 0 ? 100 * sqrt(v) / m : 0
 }
 
-END {
-	printf "%-22s %9s %6s %9s %6s %7s %9s %9s %7s\n", "job", a, "cv%", \
-	       bl, "cv%", "ratio", "us/io", bl " us/io", "cpu"
-	for (j = 1; j <= njobs; j++) {
-		ka = order[j] SUBSEP a
-		kb = order[j] SUBSEP b
-		ca = n[ka] ? c[ka] / n[ka] : 0
-		cb = n[kb] ? c[kb] / n[kb] : 0
-		printf "%-22s %9.0f %6.1f %9.0f %6.1f %7.2f %9.0f %9.0f %7.2f\n", \
-		       order[j], mean(ka), cv(ka), mean(kb), cv(kb), \
-		       mean(kb) ? mean(ka) / mean(kb) : 0, ca, cb, cb ? ca / cb : 0
+# ratios J: IOPS and CPU-per-I/O ratios A/B of job J into r[] (mean, min,
+# max of the per-run ratios; 0 where a side has no number)
+function ratios(j,   ka, kb, i, run, x, y, first) {
+	ka = j SUBSEP a
+	kb = j SUBSEP b
+	r["iops"] = avg(s[kb], kb) ? avg(s[ka], ka) / avg(s[kb], kb) : 0
+	r["cpu"] = avg(c[kb], kb) ? avg(c[ka], ka) / avg(c[kb], kb) : 0
+	r["iops_lo"] = r["iops_hi"] = r["iops"]
+	r["cpu_lo"] = r["cpu_hi"] = r["cpu"]
+	first = 1
+	for (i = 1; i <= nruns[j]; i++) {
+		run = runs[j, i]
+		if (!((ka, run) in runiops) || !((kb, run) in runiops) ||
+		    !runiops[kb, run] || !runcpu[kb, run])
+			continue
+		x = runiops[ka, run] / runiops[kb, run]
+		y = runcpu[ka, run] / runcpu[kb, run]
+		if (first || x < r["iops_lo"])
+			r["iops_lo"] = x
+		if (first || x > r["iops_hi"])
+			r["iops_hi"] = x
+		if (first || y < r["cpu_lo"])
+			r["cpu_lo"] = y
+		if (first || y > r["cpu_hi"])
+			r["cpu_hi"] = y
+		first = 0
 	}
-	printf "ratio: IOPS %s/%s; cpu: CPU per I/O %s/%s (lower is better)\n", \
-	       a, bl, a, bl
+}
+
+# share J K: side K's share of the ceiling (fraction; -1 without one), and
+# in sharekind "" (messages) or "bw"
+function share(j, k,   iops) {
+	sharekind = ""
+	if (!(ceiling in cmps) || !n[k])
+		return -1
+	iops = avg(s[k], k)
+	if (bs[j] != "" && bs[j] + 0 > cmsg[ceiling] + 0) {
+		sharekind = "bw"
+		return cmib[ceiling] ? iops * bs[j] / 1048576 / cmib[ceiling] : -1
+	}
+	return cmps[ceiling] ? iops / cmps[ceiling] : -1
+}
+
+function rfmt(x, lo, hi) {
+	return x ? sprintf("%.2f (%.2f-%.2f)", x, lo, hi) : "-"
+}
+
+function note(k) { return cv(k) > cvmax ? "cv>" cvmax "%" : "" }
+
+function txtrow(j, sd, first,   k, sh) {
+	k = j SUBSEP sd
+	sh = share(j, k)
+	printf "%-20s %-7s %8.0f %8.0f %8.0f %5.1f %7.0f %7.0f %5.1f %6.0f", \
+	       first ? j : "", label(sd), avg(s[k], k), \
+	       lo[k], hi[k], cv(k), avg(p50[k], k), avg(p99[k], k), \
+	       avg(busy[k], k), avg(c[k], k)
+	if (nct)
+		printf " %6s", sh < 0 ? "-" : sprintf("%.0f%%%s", 100 * sh, \
+		       sharekind == "bw" ? "bw" : "")
+	printf " %-17s %-17s %s\n", first ? rfmt(r["iops"], r["iops_lo"], \
+	       r["iops_hi"]) : "", first ? rfmt(r["cpu"], r["cpu_lo"], \
+	       r["cpu_hi"]) : "", note(k)
+}
+
+function mdrow(j, sd, first,   k, sh) {
+	k = j SUBSEP sd
+	sh = share(j, k)
+	printf "| %s | %s | %.0f | %.0f | %.0f | %.1f | %.0f | %.0f | %.1f | %.0f |", \
+	       first ? j : "", label(sd), avg(s[k], k), \
+	       lo[k], hi[k], cv(k), avg(p50[k], k), avg(p99[k], k), \
+	       avg(busy[k], k), avg(c[k], k)
+	if (nct)
+		printf " %s |", sh < 0 ? "-" : sprintf("%.0f%%%s", 100 * sh, \
+		       sharekind == "bw" ? " bw" : "")
+	printf " %s | %s | %s |\n", first ? rfmt(r["iops"], r["iops_lo"], \
+	       r["iops_hi"]) : "", first ? rfmt(r["cpu"], r["cpu_lo"], \
+	       r["cpu_hi"]) : "", note(k)
+}
+
+function csvrow(j, sd,   k, sh) {
+	k = j SUBSEP sd
+	sh = share(j, k)
+	printf "%s,%s,%s,%s,%d,%.0f,%.0f,%.0f,%.1f,%.0f,%.0f,%.1f,%.0f,%s," \
+	       "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", pre, j, sd, bs[j], n[k], \
+	       avg(s[k], k), lo[k], hi[k], cv(k), avg(p50[k], k), \
+	       avg(p99[k], k), avg(busy[k], k), avg(c[k], k), \
+	       sh < 0 ? "" : sprintf("%.3f", sh), r["iops"], r["iops_lo"], \
+	       r["iops_hi"], r["cpu"], r["cpu_lo"], r["cpu_hi"]
+}
+
+END {
+	if (fmt == "csv" && header)
+		print "date,rev,kernel,vcpus,runs,secs,test,job,side,bs," \
+		      "n,iops_mean,iops_min,iops_max,cv_pct,p50_us,p99_us," \
+		      "cpu_busy_pct,cpu_us_per_io,ceiling_share," \
+		      "iops_ratio,iops_ratio_min,iops_ratio_max," \
+		      "cpu_ratio,cpu_ratio_min,cpu_ratio_max"
+	if (fmt == "txt") {
+		printf "%-20s %-7s %8s %8s %8s %5s %7s %7s %5s %6s", "job", \
+		       "side", "IOPS", "min", "max", "cv%", "p50us", "p99us", \
+		       "busy%", "us/io"
+		if (nct)
+			printf " %6s", "ceil"
+		printf " %-17s %-17s %s\n", "IOPS " al "/" bl, \
+		       "CPU/io " al "/" bl, "note"
+	} else if (fmt == "md") {
+		printf "| job | side | IOPS | min | max | CV %% | p50 µs | " \
+		       "p99 µs | CPU busy %% | CPU µs/IO |"
+		if (nct)
+			printf " of ceiling |"
+		printf " IOPS %s/%s | CPU/IO %s/%s | note |\n", al, bl, al, bl
+		printf "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|"
+		if (nct)
+			printf "--:|"
+		printf "--:|--:|---|\n"
+	}
+	for (i = 1; i <= njobs; i++) {
+		j = order[i]
+		ratios(j)
+		if (fmt == "dat") {
+			printf "%s%s%s %.3f %.3f %.3f %.3f %.3f %.3f\n", tag, \
+			       tag != "" ? ":" : "", j, r["iops"], r["iops_lo"], \
+			       r["iops_hi"], r["cpu"], r["cpu_lo"], r["cpu_hi"]
+			continue
+		}
+		first = 1
+		for (side = 1; side <= 2; side++) {
+			sd = side == 1 ? a : b
+			k = j SUBSEP sd
+			if (!n[k])
+				continue
+			if (fmt == "txt")
+				txtrow(j, sd, first)
+			else if (fmt == "md")
+				mdrow(j, sd, first)
+			else if (fmt == "csv")
+				csvrow(j, sd)
+			first = 0
+		}
+	}
+	if (fmt == "txt" || fmt == "md") {
+		if (fmt == "md")
+			print ""
+		for (i = 1; i <= nct; i++) {
+			t = ctests[i]
+			printf "%sceiling: %s, %d-byte messages: %.0f msg/s, " \
+			       "%.1f MiB/s%s\n", fmt == "md" ? "- " : "", t, \
+			       cmsg[t], cmps[t], cmib[t], \
+			       t == ceiling ? " (the \"ceil\" shares)" : ""
+		}
+		printf "%sratios: %s/%s, mean over mean (range of the per-run " \
+		       "ratios); CPU/io lower is better; cv>%s%%: run-to-run " \
+		       "variation above %s%%\n", fmt == "md" ? "- " : "", al, bl, \
+		       cvmax, cvmax
+	}
 }

@@ -309,6 +309,7 @@ struct scst_cmd *scst_rx_cmd(struct scst_session *sess, const u8 *lun,
 	if (cdb_len && cdb_len <= SCST_MAX_CDB_SIZE)
 		memcpy(cmd->cdb, cdb, cdb_len);
 	INIT_WORK(&cmd->work, scst_cmd_work_fn);
+	cmd->backlog_cpu = -1;
 
 	spin_lock_irqsave(&sess->sess_lock, flags);
 	list_add_tail(&cmd->sess_entry, &sess->cmd_list);
@@ -323,17 +324,21 @@ EXPORT_SYMBOL_GPL(scst_rx_cmd);
 
 void scst_cmd_work_fn(struct work_struct *work)
 {
-	scst_process_cmd(container_of(work, struct scst_cmd, work));
+	scst_dispatch_run(container_of(work, struct scst_cmd, work));
 }
 
-/* Continue @cmd in process context: now, or on this CPU's worker. */
+/*
+ * Continue @cmd in process context: now, if the caller may and is on the
+ * command's CPU, or on the worker of that CPU (scst_dispatch.c).
+ */
 static void scst_continue(struct scst_cmd *cmd, enum scst_exec_context ctx)
 {
-	if (ctx == SCST_CONTEXT_DIRECT && !in_interrupt() && !irqs_disabled()) {
-		scst_process_cmd(cmd);
+	if (ctx == SCST_CONTEXT_DIRECT && !in_interrupt() &&
+	    !irqs_disabled() && cmd->cpu == raw_smp_processor_id()) {
+		scst_dispatch_run(cmd);
 		return;
 	}
-	queue_work_on(cmd->cpu, scst_cmd_wq, &cmd->work);
+	scst_dispatch_queue(cmd);
 }
 
 /**
@@ -343,7 +348,8 @@ static void scst_continue(struct scst_cmd *cmd, enum scst_exec_context ctx)
  */
 void scst_cmd_init_done(struct scst_cmd *cmd, enum scst_exec_context ctx)
 {
-	cmd->cpu = raw_smp_processor_id();
+	cmd->cpu = scst_dispatch_pick_cpu(cmd->sess, raw_smp_processor_id(),
+					  ctx == SCST_CONTEXT_DIRECT);
 	scst_continue(cmd, ctx);
 }
 EXPORT_SYMBOL_GPL(scst_cmd_init_done);
@@ -623,7 +629,7 @@ void scst_dev_task_set_done(struct scst_cmd *cmd)
 		next = list_first_entry(&ready, struct scst_cmd, queue_entry);
 		list_del_init(&next->queue_entry);
 		next->state = SCST_CMD_STATE_EXEC;
-		queue_work_on(next->cpu, scst_cmd_wq, &next->work);
+		scst_dispatch_queue(next);
 	}
 }
 

@@ -187,6 +187,13 @@ int scst_tgt_set_enabled(struct scst_tgt *tgt, bool enable);
 
 /* scst_cmd.c: the command path */
 void scst_process_cmd(struct scst_cmd *cmd);
+
+/* scst_dispatch.c */
+int scst_dispatch_pick_cpu(const struct scst_session *sess, int here,
+			   bool direct);
+void scst_dispatch_queue(struct scst_cmd *cmd);
+void scst_dispatch_run(struct scst_cmd *cmd);
+ssize_t scst_dispatch_stats_show(char *buf);
 void scst_cmd_work_fn(struct work_struct *work);
 void scst_dev_task_set_done(struct scst_cmd *cmd);
 void scst_free_cmd(struct scst_cmd *cmd);
@@ -250,6 +257,8 @@ int scst_tgt_dev_start_threads(struct scst_tgt_dev *tgt_dev,
 			       struct scst_acg *acg);
 void scst_tgt_dev_stop_threads(struct scst_tgt_dev *tgt_dev);
 void scst_tgt_apply_cpu_mask(struct scst_tgt *tgt);
+void scst_sess_cpu_mask(struct scst_session *sess, struct scst_acg *acg,
+			cpumask_t *mask);
 void scst_dev_queue_exec(struct scst_cmd *cmd);
 int scst_dev_set_threads(struct scst_device *dev, int n,
 			 enum scst_threads_pool_type type);

@@ -174,17 +174,26 @@ static ssize_t threads_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%u\n", num_online_cpus());
 }
 
+/* where the commands' state machines ran (scst_dispatch.c) */
+static ssize_t cpu_stats_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
+{
+	return scst_dispatch_stats_show(buf);
+}
+
 static struct kobj_attribute scst_version_attr = __ATTR_RO(version);
 static struct kobj_attribute scst_last_res_attr =
 	__ATTR_RO(last_sysfs_mgmt_res);
 static struct kobj_attribute scst_setup_id_attr = __ATTR_RW(setup_id);
 static struct kobj_attribute scst_threads_attr = __ATTR_RO(threads);
+static struct kobj_attribute scst_cpu_stats_attr = __ATTR_RO(cpu_stats);
 
 static struct attribute *scst_root_attrs[] = {
 	&scst_version_attr.attr,
 	&scst_last_res_attr.attr,
 	&scst_setup_id_attr.attr,
 	&scst_threads_attr.attr,
+	&scst_cpu_stats_attr.attr,
 	NULL,
 };
 

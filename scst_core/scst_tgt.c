@@ -683,6 +683,7 @@ static int scst_sess_update_map(struct scst_session *sess,
 
 publish:
 	sess->acg = acg;
+	scst_sess_cpu_mask(sess, acg, &sess->cpu_mask);
 	rcu_assign_pointer(sess->lun_map, map);
 	if (!initial && changed)
 		scst_sess_add_ua(sess, SCST_SENSE_REPORTED_LUNS_CHANGED);

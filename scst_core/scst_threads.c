@@ -151,11 +151,17 @@ void scst_dev_stop_threads(struct scst_device *dev)
 	scst_threads_stop(&dev->threads);
 }
 
-/* The CPUs a session's per-initiator threads run on. */
-static void scst_sess_cpu_mask(struct scst_session *sess,
-			       struct scst_acg *acg, cpumask_t *mask)
+/*
+ * The CPUs a session's commands and per-initiator threads run on. Each word
+ * of @mask is written once, with its final value: the command path reads
+ * sess->cpu_mask without a lock and never sees it empty in between.
+ */
+void scst_sess_cpu_mask(struct scst_session *sess, struct scst_acg *acg,
+			cpumask_t *mask)
 {
-	if (!cpumask_and(mask, &acg->cpu_mask, &sess->tgt->cpu_mask))
+	if (cpumask_intersects(&acg->cpu_mask, &sess->tgt->cpu_mask))
+		cpumask_and(mask, &acg->cpu_mask, &sess->tgt->cpu_mask);
+	else
 		cpumask_copy(mask, &sess->tgt->cpu_mask);
 }
 
@@ -284,8 +290,9 @@ void scst_tgt_dev_stop_threads(struct scst_tgt_dev *tgt_dev)
 }
 
 /*
- * cpu_mask of a target or group changed: move its sessions' threads. A
- * pool shared with sessions of other targets keeps the CPUs they allow.
+ * cpu_mask of a target or group changed: move its sessions' commands and
+ * threads. A pool shared with sessions of other targets keeps the CPUs
+ * they allow.
  */
 void scst_tgt_apply_cpu_mask(struct scst_tgt *tgt)
 {
@@ -296,10 +303,8 @@ void scst_tgt_apply_cpu_mask(struct scst_tgt *tgt)
 	unsigned int i;
 
 	lockdep_assert_held(&scst_mutex);
-	mask = kmalloc(sizeof(*mask), GFP_KERNEL);
-	if (!mask)
-		return;
 	list_for_each_entry(sess, &tgt->sess_list, tgt_entry) {
+		mask = &sess->cpu_mask;
 		scst_sess_cpu_mask(sess, sess->acg, mask);
 		map = rcu_dereference_protected(sess->lun_map,
 						lockdep_is_held(&scst_mutex));
@@ -320,7 +325,6 @@ void scst_tgt_apply_cpu_mask(struct scst_tgt *tgt)
 			mutex_unlock(&dev->dev_mutex);
 		}
 	}
-	kfree(mask);
 }
 
 /*

@@ -10,6 +10,7 @@
 #include <linux/blk-mq.h>
 #include <linux/highmem.h>
 #include <linux/scatterlist.h>
+#include <linux/sched/mm.h>
 
 #include <scsi/scsi.h>
 #include <scsi/scsi_cmnd.h>
@@ -21,11 +22,21 @@
 /*
  * Contexts in which the core continues a command.
  *
- * SCST_LOCAL_CTX, for scst_cmd_init_done() and scst_tgt_cmd_done():
- * queuecommand may not sleep (blk-mq calls it inside an RCU read-side
- * section) and ->xmit_response() may be called in atomic context, so the
- * core continues on a worker of this CPU: one switch per command, as with
- * tcm_loop's target_queue_submission().
+ * SCST_LOCAL_CMD_CTX, for scst_cmd_init_done() from queuecommand: where
+ * the kernel lets a SCSI host's queuecommand sleep (queuecommand_may_block,
+ * 6.2+; blk-mq then holds SRCU, not RCU, around it), the core runs the
+ * command right there, in the submitter's context, under
+ * memalloc_noio_save() so that its buffer allocations cannot recurse into
+ * I/O on our own disks: no worker wakeup and no context switch per command
+ * (the two top costs of the queued path in make profile). Elsewhere, as
+ * SCST_LOCAL_CTX.
+ *
+ * SCST_LOCAL_CTX, for scst_tgt_cmd_done(), and for scst_cmd_init_done()
+ * on older kernels: queuecommand may not sleep (blk-mq calls it inside an
+ * RCU read-side section) and ->xmit_response() may be called in atomic
+ * context, so the core continues on a worker of this CPU (or, for a deep
+ * queue, of another CPU, so the submitter keeps its own): one switch per
+ * command, as with tcm_loop's target_queue_submission().
  * NEEDS-CORE: SCST_CONTEXT_DIRECT_ATOMIC, "the caller may not sleep; run
  * the command inline as far as that is possible without sleeping (LUN
  * lookup, parse, ->exec() of handlers without exec_may_sleep; buffers with
@@ -40,6 +51,11 @@
  */
 #define SCST_LOCAL_CTX			SCST_CONTEXT_ATOMIC
 #define SCST_LOCAL_RX_DATA_CTX		SCST_CONTEXT_DIRECT
+#ifdef SCST_HAVE_QUEUECOMMAND_MAY_BLOCK
+#define SCST_LOCAL_CMD_CTX		SCST_CONTEXT_DIRECT
+#else
+#define SCST_LOCAL_CMD_CTX		SCST_LOCAL_CTX
+#endif
 
 /* ---------------------------------------------------------------------- */
 /* Data movement                                                          */
@@ -143,7 +159,8 @@ scst_local_data_dir(enum dma_data_direction dir)
  * @shost: our SCSI host
  * @sc: the command
  *
- * Called by blk-mq in a context that may not sleep.
+ * Called by blk-mq in a context that may sleep where the kernel has
+ * queuecommand_may_block (6.2+), otherwise in one that may not.
  *
  * Return: 0, or SCSI_MLQUEUE_HOST_BUSY when the core has no memory for the
  * command right now (the block layer retries it).
@@ -155,6 +172,7 @@ int scst_local_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 	struct scst_session *scst_sess;
 	struct scst_cmd *cmd;
 	struct scsi_lun lun;
+	unsigned int noio;
 
 	lcmd->xfer_len = 0;
 	lcmd->in_core = false;
@@ -202,7 +220,9 @@ int scst_local_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 	cmd->tgt_priv = sc;
 	lcmd->in_core = true;
 
-	scst_cmd_init_done(cmd, SCST_LOCAL_CTX);
+	noio = memalloc_noio_save();
+	scst_cmd_init_done(cmd, SCST_LOCAL_CMD_CTX);
+	memalloc_noio_restore(noio);
 	return 0;
 }
 

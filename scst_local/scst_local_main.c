@@ -90,6 +90,10 @@ struct scsi_host_template scst_local_sht = {
 	.track_queue_depth	= 1,
 	.skip_settle_delay	= 1,
 	SCST_LOCAL_DMA_ALIGNMENT,
+#ifdef SCST_HAVE_QUEUECOMMAND_MAY_BLOCK
+	/* blk-mq then calls queuecommand where it may sleep (SRCU) */
+	.queuecommand_may_block	= 1,
+#endif
 };
 
 /* scst_local targets need no enabling: they take sessions at once */

@@ -68,7 +68,9 @@
  * SCST_CONTEXT_DIRECT: the caller is in process context and may sleep; the
  * core runs the command as far as it can right now. SCST_CONTEXT_ATOMIC:
  * the caller may be in atomic context; the core continues on a worker of
- * the current CPU.
+ * the current CPU, or, for a session with a deep queue, of another CPU of
+ * its cpu_mask (scst_dispatch.c). Either way the command runs only on CPUs
+ * of the session's cpu_mask.
  */
 enum scst_exec_context {
 	SCST_CONTEXT_DIRECT = 0,
@@ -214,7 +216,7 @@ struct scst_tgt_template {
  *	error set the sense with scst_set_cmd_error(). Return 0, or -EINVAL
  *	when the command failed (the sense is then already set).
  * @exec: execute a parsed command; see enum scst_exec_res. Always called
- *	in process context: on the receiving CPU's worker (which may be a
+ *	in process context: on the command's CPU's worker (which may be a
  *	completion context other queues share), or on a device thread when
  *	@exec_may_sleep; a handler that does not set @exec_may_sleep may
  *	still sleep briefly (bio allocation, tags), and returns
@@ -388,6 +390,7 @@ struct scst_session {
 	struct list_head lun_dirs;		/* lun<N>/; scst_mutex */
 	struct kobject *luns_link_target;
 	struct scst_acg *acg;			/* the access group it matched */
+	cpumask_t cpu_mask;			/* its commands run there */
 	struct scst_lun_map __rcu *lun_map;	/* its LUNs, RCU-read per cmd */
 	spinlock_t sess_lock;			/* cmd_list */
 	struct list_head cmd_list;		/* commands in flight */
@@ -498,7 +501,8 @@ struct scst_cmd {
 	/* private to the core */
 	int state;
 	unsigned long flags;
-	int cpu;
+	int cpu;			/* runs its state machine */
+	int backlog_cpu;		/* counted queued there; or -1 */
 	struct list_head sess_entry;	/* on sess->cmd_list */
 	struct list_head queue_entry;	/* on a worker or blocked list */
 	struct work_struct work;

@@ -51,7 +51,11 @@ wait_for 10 "$lio" test -b "$lio"
 bench_no_scheduler "$ours" "$lio"
 log "ours: $ours (scst_local), LIO: $lio (tcm_loop)"
 
+# one fio job at QD 1 (latency) and at QD 32 (one submitter), two at QD
+# 16 (the same 32 in flight from two submitters), writes, large blocks
 bench_alternate 1G ours "$ours" lio "$lio" \
-	"randread bs=4k qd=32" "randwrite bs=4k qd=32" "randread bs=64k qd=8"
+	"randread bs=4k qd=1" "randread bs=4k qd=32" \
+	"randread bs=4k qd=16 jobs=2" "randwrite bs=4k qd=32" \
+	"read bs=128k qd=8" "write bs=128k qd=8"
 
 exit 0

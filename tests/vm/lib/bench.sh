@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # What the benchmarks (tests/vm/bench-*.sh) share: their parameters, the
-# scsi_debug disk of the pass-through ones, the scheduler setting. The fio
-# runs and the "BENCH:" lines are bench_alternate() in fio.sh. Requires
-# common.sh and scst.sh.
+# scsi_debug disk of the pass-through ones, the scheduler setting, the
+# transport's ceiling. The fio runs and the "BENCH:" lines are
+# bench_alternate() in fio.sh. Requires common.sh and scst.sh.
 
 # scripts/bench passes these on the kernel command line (init's environment)
 RUNS=${scst_bench_runs:-3}
@@ -25,5 +25,45 @@ bench_no_scheduler() {
 	local d
 	for d in "$@"; do
 		echo none > "/sys/block/${d#/dev/}/queue/scheduler"
+	done
+}
+
+# bench_ceiling DEV IP TEST...: what the RDMA link alone carries, for the
+# SRP rows to be read against: each perftest TEST (ib_write_bw,
+# ib_send_bw) with 4 KiB messages for $SECS s, server and client both in
+# this guest on DEV, the client connecting to the server's address IP
+# through RDMA/CM (-R), which finds the RoCE GID from the address as
+# ib_srp's login does; -F, because a VM's CPU frequency is what it is.
+# One "CEILING:" line per test for scripts/bench: MsgRate (Mpps) as
+# messages/s and the average bandwidth (perftest's "MB/sec", MiB/s).
+bench_ceiling() {
+	local dev=$1 ip=$2 t port=18515 srv out ok try row bw rate
+	shift 2
+	for t in "$@"; do
+		local args=(-d "$dev" -R -F -s 4096 -D "$SECS" -p "$port")
+		log "+ $t ${args[*]} (server); $t ${args[*]} $ip (client)"
+		timeout $((SECS + 60)) "$t" "${args[@]}" > "/tmp/$t.server" 2>&1 &
+		srv=$!
+		# the client is refused until the server listens: retry
+		ok=0
+		for try in $(seq 1 20); do
+			out=$(timeout $((SECS + 60)) "$t" "${args[@]}" "$ip" 2>&1) &&
+				{ ok=1; break; }
+			sleep 0.5
+		done
+		if [ "$ok" = 0 ]; then
+			kill "$srv" 2>/dev/null
+			wait "$srv"
+			echo "$out"
+			fail "$t client failed $try times"
+		fi
+		wait "$srv" || { cat "/tmp/$t.server"; fail "$t server failed"; }
+		row=$(awk '$1 == 4096 && NF >= 5 { r = $4 " " $5 } END { print r }' <<< "$out")
+		[ -n "$row" ] || { echo "$out"; fail "$t: no result line"; }
+		read -r bw rate <<< "$row"
+		echo "CEILING: test=$t msg=4096" \
+		     "mps=$(awk -v r="$rate" 'BEGIN { printf "%.0f", r * 1e6 }')" \
+		     "mib_s=$bw"
+		port=$((port + 1))
 	done
 }

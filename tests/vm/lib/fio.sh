@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # fio wrapper: runs one job, fails the test on any fio or verify error, and
-# prints one line with the IOPS and the guest CPU the run cost.
+# prints one line with the IOPS, the completion latency percentiles and
+# the guest CPU the run cost.
 
 # cpu_ticks: "busy total" jiffies summed over all CPUs (/proc/stat).
 cpu_ticks() {
@@ -9,12 +10,27 @@ cpu_ticks() {
 		       print t - idle, t }' /proc/stat
 }
 
+# fio_clat LINE FIELDS PCT: from fio's terse (v3) LINE, the completion
+# latency percentile PCT (50.000000, 99.000000) in µs among FIELDS
+# ("18-37", the read clat percentiles; "59-78", the write ones), written
+# there as "50.000000%=123"; found by name, so that a --percentile_list
+# that moves it still works. Empty when fio did not report it.
+fio_clat() {
+	cut -d';' -f"$2" <<< "$1" | tr ';' '\n' | sed -n "s/^$3%=//p"
+}
+
 # fio_run NAME FIO-ARGS...: run fio with --minimal output. Sets FIO_READ_IOPS,
-# FIO_WRITE_IOPS, FIO_IOPS (sum), FIO_CPU_BUSY (% of all guest CPUs) and
-# FIO_CPU_US_PER_IO (guest CPU microseconds per I/O, all CPUs together).
+# FIO_WRITE_IOPS, FIO_IOPS (sum), FIO_CPU_BUSY (% of all guest CPUs),
+# FIO_CPU_US_PER_IO (guest CPU microseconds per I/O, all CPUs together),
+# and FIO_P50_US, FIO_P99_US: the completion latency percentiles (µs) of
+# the job's direction (--rw=: reads for read/randread, writes for
+# write/randwrite, for a mix the direction with more I/Os).
 fio_run() {
-	local name=$1 out b0 t0 b1 t1 hz ios
+	local name=$1 out b0 t0 b1 t1 hz ios arg rw=
 	shift
+	for arg in "$@"; do
+		case $arg in --rw=*) rw=${arg#--rw=} ;; esac
+	done
 
 	read -r b0 t0 < <(cpu_ticks)
 	log "+ fio --name=$name $*"
@@ -42,30 +58,62 @@ fio_run() {
 		'BEGIN { printf "%.1f", t ? 100 * b / t : 0 }')
 	FIO_CPU_US_PER_IO=$(awk -v b=$((b1 - b0)) -v hz="$hz" -v n="$ios" \
 		'BEGIN { printf "%.0f", n ? b * 1e6 / hz / n : 0 }')
+	local pf=18-37
+	case $rw in
+	read|randread) ;;
+	write|randwrite) pf=59-78 ;;
+	*) [ "$FIO_WRITE_IOPS" -gt "$FIO_READ_IOPS" ] && pf=59-78 ;;
+	esac
+	FIO_P50_US=$(fio_clat "$out" "$pf" 50.000000)
+	FIO_P99_US=$(fio_clat "$out" "$pf" 99.000000)
 	echo "FIO: job=$name iops=$FIO_IOPS read_iops=$FIO_READ_IOPS" \
 	     "write_iops=$FIO_WRITE_IOPS cpu_busy=${FIO_CPU_BUSY}%" \
-	     "cpu_us_per_io=$FIO_CPU_US_PER_IO"
+	     "cpu_us_per_io=$FIO_CPU_US_PER_IO" \
+	     "p50_us=${FIO_P50_US:-?} p99_us=${FIO_P99_US:-?}"
 }
 
 # bench_alternate SIZE SIDE_A DISK_A SIDE_B DISK_B JOB...: each JOB ("RW
-# bs=BS qd=N") $RUNS times for $SECS s on both disks, A then B, run by
-# run, on the first SIZE of each; one "BENCH:" line per run for
-# scripts/bench (bench-report.awk).
+# bs=BS qd=N [jobs=J]", J fio jobs of depth N, reported as one group)
+# $RUNS times for $SECS s on both disks, A then B, run by run, on the
+# first SIZE of each; a "BENCH-ENV:" line, then one "BENCH:" line per run
+# for scripts/bench (bench-report.awk), with the block size in bytes so
+# that the report can turn IOPS into bandwidth.
 bench_alternate() {
-	local size=$1 sa=$2 da=$3 sb=$4 db=$5 job rw bs qd i side disk
+	local size=$1 sa=$2 da=$3 sb=$4 db=$5 job rw bs qd nj name i side disk
 	shift 5
+	# what the numbers were measured on, for scripts/bench's results:
+	# the guest's own count, whatever the VM was asked for
+	echo "BENCH-ENV: vcpus=$(nproc) kernel=$(uname -r) runs=$RUNS secs=$SECS"
 	for job in "$@"; do
-		read -r rw bs qd <<< "$job"
+		read -r rw bs qd nj <<< "$job"
+		bs=${bs#bs=} qd=${qd#qd=} nj=${nj:-jobs=1}
+		nj=${nj#jobs=}
+		name=$rw-$bs-qd$qd
+		[ "$nj" = 1 ] || name+=-j$nj
 		for ((i = 1; i <= RUNS; i++)); do
 			for side in "$sa" "$sb"; do
 				disk=$da
 				[ "$side" = "$sb" ] && disk=$db
-				fio_run "$side-$rw" --filename="$disk" --ioengine=libaio \
-					--direct=1 --rw="$rw" --"$bs" --iodepth="${qd#qd=}" \
-					--numjobs=1 --time_based --runtime="$SECS" \
-					--size="$size"
-				echo "BENCH: job=$rw-${bs#bs=}-qd${qd#qd=} side=$side run=$i iops=$FIO_IOPS cpu_us_per_io=$FIO_CPU_US_PER_IO"
+				fio_run "$side-$name" --filename="$disk" \
+					--ioengine=libaio --direct=1 --rw="$rw" \
+					--bs="$bs" --iodepth="$qd" --numjobs="$nj" \
+					--time_based --runtime="$SECS" --size="$size"
+				echo "BENCH: job=$name side=$side run=$i" \
+				     "bs=$(bench_bytes "$bs") iops=$FIO_IOPS" \
+				     "cpu_us_per_io=$FIO_CPU_US_PER_IO" \
+				     "cpu_busy=$FIO_CPU_BUSY" \
+				     "p50_us=${FIO_P50_US:-0} p99_us=${FIO_P99_US:-0}"
 			done
 		done
 	done
+}
+
+# bench_bytes SIZE: fio's "4k", "128k", "1m" in bytes.
+bench_bytes() {
+	local n=${1%[kKmM]}
+	case $1 in
+	*[kK]) echo $((n * 1024)) ;;
+	*[mM]) echo $((n * 1048576)) ;;
+	*) echo "$n" ;;
+	esac
 }
