@@ -33,7 +33,6 @@ for v in "$P_QD" "$P_JOBS" "$P_SECS" "$P_FREQ" "$P_TOP" "$P_MODTOP"; do
 		fail "bad profile parameters: job='$P_RW $P_BS $P_QD $P_JOBS' secs=$P_SECS freq=$P_FREQ top=$P_TOP modtop=$P_MODTOP"
 done
 JOB=$P_RW-$P_BS-qd$P_QD-j$P_JOBS
-LIO=/sys/kernel/config/target
 
 # perf must be the real program (tests/vm/profile-local.tools), not a
 # wrapper script looking for perf_<version>
@@ -43,45 +42,7 @@ log "$(perf --version) on $(uname -r)"
 echo 0 > /proc/sys/kernel/kptr_restrict
 echo -1 > /proc/sys/kernel/perf_event_paranoid
 
-# The setup of bench-local.sh, duplicated (that file is not to be changed
-# to share it).
-run modprobe -a sd_mod sg
-run modprobe null_blk nr_devices=2 gb=4 irqmode=0
-
-# ours
-scst_local_load
-mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device nullb filename=/dev/nullb0"
-local_target bench host "nullb 0"
-ours=$(lun_disk "$host" 0)
-
-# LIO
-run modprobe -a target_core_mod target_core_iblock tcm_loop
-run mkdir -p $LIO/core/iblock_0/nullb
-run sh -c "echo udev_path=/dev/nullb1 > $LIO/core/iblock_0/nullb/control"
-run sh -c "echo 1 > $LIO/core/iblock_0/nullb/enable"
-tpg=$LIO/loopback/naa.5001405000000001/tpgt_1
-# the nexus first: linking the LUN adds its SCSI device through it
-run mkdir -p $tpg
-run sh -c "echo naa.5001405000000002 > $tpg/nexus"
-run mkdir -p $tpg/lun/lun_0
-run ln -s $LIO/core/iblock_0/nullb $tpg/lun/lun_0/nullb
-# tcm_loop puts its LUNs on SCSI target id 1
-lio_disk() {
-	local h d
-	for h in /sys/class/scsi_host/host*; do
-		[ "$(cat "$h/proc_name")" = tcm_loopback ] || continue
-		for d in /sys/bus/scsi/devices/"${h##*/host}":0:*:0/block/*; do
-			[ -e "$d" ] && { echo "/dev/${d##*/}"; return 0; }
-		done
-	done
-	return 1
-}
-wait_for 30 "tcm_loop disk" lio_disk
-lio=$(lio_disk)
-wait_for 10 "$lio" test -b "$lio"
-
-bench_no_scheduler "$ours" "$lio"
-log "ours: $ours (scst_local), LIO: $lio (tcm_loop)"
+bench_local_setup
 log "modules: $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
 
 # disk_ios DISK: reads and writes completed on a block device
