@@ -18,9 +18,12 @@
  *   spread_depth  module parameter (0: never spread; commands then stay
  *                 on the receiving CPU unless it is outside the cpu_mask)
  *
- * A CPU outside the session's cpu_mask never runs a command's state
- * machine: the core queues the command to one inside. The choice looks at
- * SCST_SPREAD_PROBES CPUs at most, so its cost does not grow with the
+ * A CPU outside the session's cpu_mask never runs the core's passes of a
+ * command (its state machine on the core's workers or inline), except
+ * while the mask changes (below) or after the chosen CPU went offline
+ * (the workqueue then runs the pass elsewhere); completions run where the
+ * backend completes them. The choice reads the backlog of at most
+ * SCST_SPREAD_PROBES CPUs, so its cache misses do not grow with the
  * machine. Once chosen, every later stage of the command (after the data
  * arrived, after the task set let it run) continues on that CPU.
  */
@@ -59,7 +62,9 @@ static unsigned int scst_backlog(int cpu)
 
 /*
  * The least loaded online CPU of @mask other than @here: NUMA-local ones
- * first, the first idle one wins; at most SCST_SPREAD_PROBES are probed.
+ * first, the first idle one wins; the backlogs of at most
+ * SCST_SPREAD_PROBES are read (skipping a CPU of the wrong node or offline
+ * reads none).
  * Return: the CPU, or -1 if @mask has no other online CPU.
  */
 static int scst_spread_cpu(const struct cpumask *mask, int here)
@@ -104,9 +109,11 @@ static int scst_spread_cpu(const struct cpumask *mask, int here)
  * per I/O and IOPS over Soft-RoCE (performance.md), so it is a choice
  * (spread_direct) rather than the default there.
  *
- * sess->cpu_mask is read without a lock: it is a hint that changes only by
- * configuration, and a torn read at worst picks a CPU of the old or the
- * new mask.
+ * sess->cpu_mask is read without a lock: it changes only by
+ * configuration. While it changes, a reader may see some words old and
+ * some new, on machines with more than 64 CPUs even no CPU at all; that
+ * command then stays on the receiving CPU. Every later one sees the new
+ * mask.
  */
 int scst_dispatch_pick_cpu(const struct scst_session *sess, int here,
 			   bool direct)

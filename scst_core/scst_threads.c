@@ -152,9 +152,9 @@ void scst_dev_stop_threads(struct scst_device *dev)
 }
 
 /*
- * The CPUs a session's commands and per-initiator threads run on. Each word
- * of @mask is written once, with its final value: the command path reads
- * sess->cpu_mask without a lock and never sees it empty in between.
+ * The CPUs a session's commands and per-initiator threads run on. The
+ * command path reads sess->cpu_mask without a lock: see
+ * scst_dispatch_pick_cpu() for what it may see while this runs.
  */
 void scst_sess_cpu_mask(struct scst_session *sess, struct scst_acg *acg,
 			cpumask_t *mask)

@@ -220,6 +220,17 @@ int scst_local_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 	cmd->tgt_priv = sc;
 	lcmd->in_core = true;
 
+	/*
+	 * Inside a submit_bio() of the submitter (current->bio_list set: an
+	 * unplugged direct issue) the handler's bios would only be parked
+	 * until we return, and a handler allocating a second bio from a
+	 * shared bio_set could then wait on memory forever: queue instead.
+	 * From a plug flush or blk-mq's run work the list is not set.
+	 */
+	if (current->bio_list) {
+		scst_cmd_init_done(cmd, SCST_LOCAL_CTX);
+		return 0;
+	}
 	noio = memalloc_noio_save();
 	scst_cmd_init_done(cmd, SCST_LOCAL_CMD_CTX);
 	memalloc_noio_restore(noio);

@@ -66,11 +66,12 @@
 /*
  * Where the core may continue processing a command handed to it.
  * SCST_CONTEXT_DIRECT: the caller is in process context and may sleep; the
- * core runs the command as far as it can right now. SCST_CONTEXT_ATOMIC:
- * the caller may be in atomic context; the core continues on a worker of
- * the current CPU, or, for a session with a deep queue, of another CPU of
- * its cpu_mask (scst_dispatch.c). Either way the command runs only on CPUs
- * of the session's cpu_mask.
+ * core runs the command as far as it can right now, unless the command's
+ * CPU is another one (the current CPU is outside the session's cpu_mask,
+ * or spread_direct spread it): then on that CPU's worker.
+ * SCST_CONTEXT_ATOMIC: the caller may be in atomic context; the core
+ * continues on a worker of the current CPU, or, for a session with a deep
+ * queue, of another CPU of its cpu_mask (scst_dispatch.c).
  */
 enum scst_exec_context {
 	SCST_CONTEXT_DIRECT = 0,
@@ -216,8 +217,10 @@ struct scst_tgt_template {
  *	error set the sense with scst_set_cmd_error(). Return 0, or -EINVAL
  *	when the command failed (the sense is then already set).
  * @exec: execute a parsed command; see enum scst_exec_res. Always called
- *	in process context: on the command's CPU's worker (which may be a
- *	completion context other queues share), or on a device thread when
+ *	in process context: on the command's CPU's worker, or inline in the
+ *	driver's context (which may be a completion context other queues
+ *	share, or scst_local's submitter with memalloc_noio in effect), or
+ *	on a device thread when
  *	@exec_may_sleep; a handler that does not set @exec_may_sleep may
  *	still sleep briefly (bio allocation, tags), and returns
  *	SCST_EXEC_NEED_THREAD for a command that may sleep for long while
