@@ -149,34 +149,23 @@ function rfmt(x, lo, hi) {
 
 function note(k) { return cv(k) > cvmax ? "cv>" cvmax "%" : "" }
 
-function txtrow(j, sd, first,   k, sh) {
+# One row of the txt or md table: the same fields, each format's layout
+# (md: the cells and " bw" after a bandwidth share).
+function row(j, sd, first, md,   k, sh) {
 	k = j SUBSEP sd
 	sh = share(j, k)
-	printf "%-20s %-7s %8.0f %8.0f %8.0f %5.1f %7.0f %7.0f %5.1f %6.0f", \
+	printf md ? "| %s | %s | %.0f | %.0f | %.0f | %.1f | %.0f | %.0f | %.1f | %.0f |" : \
+	       "%-20s %-7s %8.0f %8.0f %8.0f %5.1f %7.0f %7.0f %5.1f %6.0f", \
 	       first ? j : "", label(sd), avg(s[k], k), \
 	       lo[k], hi[k], cv(k), avg(p50[k], k), avg(p99[k], k), \
 	       avg(busy[k], k), avg(c[k], k)
 	if (nct)
-		printf " %6s", sh < 0 ? "-" : sprintf("%.0f%%%s", 100 * sh, \
-		       sharekind == "bw" ? "bw" : "")
-	printf " %-17s %-17s %s\n", first ? rfmt(r["iops"], r["iops_lo"], \
-	       r["iops_hi"]) : "", first ? rfmt(r["cpu"], r["cpu_lo"], \
-	       r["cpu_hi"]) : "", note(k)
-}
-
-function mdrow(j, sd, first,   k, sh) {
-	k = j SUBSEP sd
-	sh = share(j, k)
-	printf "| %s | %s | %.0f | %.0f | %.0f | %.1f | %.0f | %.0f | %.1f | %.0f |", \
-	       first ? j : "", label(sd), avg(s[k], k), \
-	       lo[k], hi[k], cv(k), avg(p50[k], k), avg(p99[k], k), \
-	       avg(busy[k], k), avg(c[k], k)
-	if (nct)
-		printf " %s |", sh < 0 ? "-" : sprintf("%.0f%%%s", 100 * sh, \
-		       sharekind == "bw" ? " bw" : "")
-	printf " %s | %s | %s |\n", first ? rfmt(r["iops"], r["iops_lo"], \
-	       r["iops_hi"]) : "", first ? rfmt(r["cpu"], r["cpu_lo"], \
-	       r["cpu_hi"]) : "", note(k)
+		printf md ? " %s |" : " %6s", sh < 0 ? "-" : \
+		       sprintf("%.0f%%%s", 100 * sh, \
+			       sharekind == "bw" ? (md ? " bw" : "bw") : "")
+	printf md ? " %s | %s | %s |\n" : " %-17s %-17s %s\n", \
+	       first ? rfmt(r["iops"], r["iops_lo"], r["iops_hi"]) : "", \
+	       first ? rfmt(r["cpu"], r["cpu_lo"], r["cpu_hi"]) : "", note(k)
 }
 
 function csvrow(j, sd,   k, sh) {
@@ -231,10 +220,8 @@ END {
 			k = j SUBSEP sd
 			if (!n[k])
 				continue
-			if (fmt == "txt")
-				txtrow(j, sd, first)
-			else if (fmt == "md")
-				mdrow(j, sd, first)
+			if (fmt == "txt" || fmt == "md")
+				row(j, sd, first, fmt == "md")
 			else if (fmt == "csv")
 				csvrow(j, sd)
 			first = 0
