@@ -33,17 +33,33 @@
 #include <linux/cpumask.h>
 #include <linux/topology.h>
 #include <linux/percpu.h>
+#include <linux/llist.h>
+#include <linux/smpboot.h>
+#include <linux/sched.h>
+#include <uapi/linux/sched/types.h>
 
 #include "scst_priv.h"
 
 #define SCST_SPREAD_PROBES	8
 
+/*
+ * A session whose commands arrived at depth 1 this many times in a row
+ * goes back to the preempting workers, and tries the yielding ones again
+ * after SCST_YIELD_RETRY (see scst_dispatch_learn()).
+ */
+#define SCST_YIELD_SHALLOW_RUN	64
+#define SCST_YIELD_RETRY	(HZ / 4)
+
 struct scst_cpu_load {
 	atomic_t backlog;
 	unsigned long runs;	/* state machine passes run on this CPU */
+	unsigned long yielded;	/* ... of them by its yielding worker */
+	struct llist_head yield_queue;	/* for this CPU's yielding worker */
+	bool yield_up;		/* that worker takes commands (RCU-read) */
 };
 
 static DEFINE_PER_CPU_SHARED_ALIGNED(struct scst_cpu_load, scst_cpu_load);
+static DEFINE_PER_CPU(struct task_struct *, scst_yield_task);
 
 static unsigned int scst_spread_depth = 4;
 module_param_named(spread_depth, scst_spread_depth, uint, 0644);
@@ -54,6 +70,11 @@ static bool scst_spread_direct;
 module_param_named(spread_direct, scst_spread_direct, bool, 0644);
 MODULE_PARM_DESC(spread_direct,
 		 "Spread also the commands a driver could run in its own context (SRP completion work; default N)");
+
+static bool scst_yield_enabled = true;
+module_param_named(yield_wake, scst_yield_enabled, bool, 0644);
+MODULE_PARM_DESC(yield_wake,
+		 "Queue the commands of a session that shows depth to workers that let the submitter run first (default Y)");
 
 static unsigned int scst_backlog(int cpu)
 {
@@ -93,6 +114,61 @@ static int scst_spread_cpu(const struct cpumask *mask, int here)
 }
 
 /*
+ * Which workers the queued passes of @sess wake, learnt from the depth at
+ * which its commands arrive (@active: its commands in flight, this one
+ * included).
+ *
+ * A preempting worker (scst_cmd_wq, WQ_HIGHPRI) runs a command the moment
+ * it is queued, ahead of the submitter that queued it. With a fast
+ * backend the command is then done before the submitter issues the next
+ * one: whatever its queue depth, the session never has more than one
+ * command at the target, and spread_depth never sees a queue to spread
+ * (performance.md section 2). A yielding worker (SCHED_BATCH, which the
+ * scheduler does not let preempt a running task on wakeup) waits until
+ * the submitter blocks or its slice ends: a QD1 submitter blocks at once,
+ * a deep one first issues what it has, so the depth becomes visible and
+ * the commands past spread_depth go to other CPUs.
+ *
+ * The yielding workers cost a QD1 submitter a sleep and a wakeup per
+ * command (it would otherwise find the completion before it blocks), so
+ * a session uses them only while it shows depth: SCST_YIELD_SHALLOW_RUN
+ * arrivals in a row at depth 1 send it back to the preempting workers,
+ * and SCST_YIELD_RETRY later it tries again. Racing updates from
+ * several CPUs only delay a switch, so plain ONCE accesses suffice; the
+ * counter is written only when it changes, on the line that active_cmds
+ * already dirties per command.
+ */
+static void scst_dispatch_learn(struct scst_session *sess, unsigned int active)
+{
+	unsigned int run;
+
+	if (!READ_ONCE(scst_yield_enabled)) {
+		if (READ_ONCE(sess->yield_wake))
+			WRITE_ONCE(sess->yield_wake, false);
+		return;
+	}
+	if (!READ_ONCE(sess->yield_wake)) {
+		if (time_before(jiffies, READ_ONCE(sess->yield_probe_at)))
+			return;
+		WRITE_ONCE(sess->shallow_run, 0);
+		WRITE_ONCE(sess->yield_wake, true);
+		return;
+	}
+	run = READ_ONCE(sess->shallow_run);
+	if (active > 1) {
+		if (run)
+			WRITE_ONCE(sess->shallow_run, 0);
+		return;
+	}
+	if (++run < SCST_YIELD_SHALLOW_RUN) {
+		WRITE_ONCE(sess->shallow_run, run);
+		return;
+	}
+	WRITE_ONCE(sess->yield_probe_at, jiffies + SCST_YIELD_RETRY);
+	WRITE_ONCE(sess->yield_wake, false);
+}
+
+/*
  * The CPU that carries a new command of @sess on, received on CPU @here;
  * @direct: the caller could run it in its own context (SCST_CONTEXT_DIRECT).
  *
@@ -115,28 +191,61 @@ static int scst_spread_cpu(const struct cpumask *mask, int here)
  * command then stays on the receiving CPU. Every later one sees the new
  * mask.
  */
-int scst_dispatch_pick_cpu(const struct scst_session *sess, int here,
-			   bool direct)
+int scst_dispatch_pick_cpu(struct scst_session *sess, int here, bool direct)
 {
 	unsigned int depth = READ_ONCE(scst_spread_depth);
+	unsigned int active = atomic_read(&sess->active_cmds);
 	bool here_ok = cpumask_test_cpu(here, &sess->cpu_mask);
 	int cpu;
 
 	if (direct && !READ_ONCE(scst_spread_direct))
 		depth = 0;
-	if (here_ok && (!depth || atomic_read(&sess->active_cmds) <= depth))
+	else
+		scst_dispatch_learn(sess, active);
+	if (here_ok && (!depth || active <= depth))
 		return here;
 	cpu = scst_spread_cpu(&sess->cpu_mask, here);
 	/* no other online CPU in the mask (hot-unplug): here, not nowhere */
 	return cpu >= 0 ? cpu : here;
 }
 
-/* Queue @cmd to the worker of cmd->cpu. */
+/*
+ * Queue @cmd to the yielding worker of @cpu if it takes commands; the RCU
+ * read side orders this against scst_yield_park(), which drains the queue
+ * only after every queuer that saw yield_up has added its command.
+ */
+static bool scst_yield_queue(struct scst_cmd *cmd, int cpu)
+{
+	struct scst_cpu_load *load = per_cpu_ptr(&scst_cpu_load, cpu);
+	bool queued = false;
+
+	rcu_read_lock();
+	if (READ_ONCE(load->yield_up)) {
+		if (llist_add(&cmd->yield_node, &load->yield_queue))
+			wake_up_process(per_cpu(scst_yield_task, cpu));
+		queued = true;
+	}
+	rcu_read_unlock();
+	return queued;
+}
+
+/* Queue @cmd to a worker of cmd->cpu. */
 void scst_dispatch_queue(struct scst_cmd *cmd)
 {
-	cmd->backlog_cpu = cmd->cpu;
-	atomic_inc(&per_cpu(scst_cpu_load, cmd->cpu).backlog);
-	queue_work_on(cmd->cpu, scst_cmd_wq, &cmd->work);
+	int cpu = cmd->cpu;
+
+	cmd->backlog_cpu = cpu;
+	atomic_inc(&per_cpu(scst_cpu_load, cpu).backlog);
+	/*
+	 * Only a pass for this CPU yields: it yields to the submitter that
+	 * queued it. A pass for another CPU preempts whatever runs there
+	 * (maybe another submitter, that would not let it in until it blocks,
+	 * while this CPU idles waiting for the result).
+	 */
+	if (READ_ONCE(cmd->sess->yield_wake) &&
+	    cpu == raw_smp_processor_id() && scst_yield_queue(cmd, cpu))
+		return;
+	queue_work_on(cpu, scst_cmd_wq, &cmd->work);
 }
 
 /* Run one state machine pass of @cmd here and count it. */
@@ -151,6 +260,86 @@ void scst_dispatch_run(struct scst_cmd *cmd)
 		atomic_dec(&per_cpu(scst_cpu_load, queued_on).backlog);
 }
 
+/* ---------------------------------------------------------------------- */
+/* the yielding workers: one SCHED_BATCH thread per online CPU             */
+
+static int scst_yield_should_run(unsigned int cpu)
+{
+	return !llist_empty(&per_cpu(scst_cpu_load, cpu).yield_queue);
+}
+
+static void scst_yield_run_queue(unsigned int cpu)
+{
+	struct llist_node *list;
+	struct scst_cmd *cmd, *next;
+
+	list = llist_del_all(&per_cpu(scst_cpu_load, cpu).yield_queue);
+	list = llist_reverse_order(list);	/* in the order queued */
+	llist_for_each_entry_safe(cmd, next, list, yield_node) {
+		this_cpu_inc(scst_cpu_load.yielded);
+		scst_dispatch_run(cmd);	/* @cmd may be gone */
+		cond_resched();
+	}
+}
+
+static void scst_yield_setup(unsigned int cpu)
+{
+	/* SCHED_BATCH: woken, it waits for the running task (see above) */
+	struct sched_attr attr = {
+		.size		= sizeof(attr),
+		.sched_policy	= SCHED_BATCH,
+		.sched_nice	= MIN_NICE,
+	};
+	int ret = sched_setattr_nocheck(current, &attr);
+
+	if (ret)
+		pr_warn("scst_yield/%u: SCHED_BATCH refused (%d)\n", cpu, ret);
+	WRITE_ONCE(per_cpu(scst_cpu_load, cpu).yield_up, true);
+}
+
+/*
+ * The CPU goes offline: take no more commands, wait for the queuers that
+ * still saw yield_up, and run what they queued here while the CPU still
+ * runs tasks. A pass that requeues one of them to this CPU now goes to
+ * scst_cmd_wq, which moves its work off a CPU going offline.
+ */
+static void scst_yield_park(unsigned int cpu)
+{
+	WRITE_ONCE(per_cpu(scst_cpu_load, cpu).yield_up, false);
+	synchronize_rcu();
+	scst_yield_run_queue(cpu);
+}
+
+static void scst_yield_unpark(unsigned int cpu)
+{
+	WRITE_ONCE(per_cpu(scst_cpu_load, cpu).yield_up, true);
+}
+
+static struct smp_hotplug_thread scst_yield_threads = {
+	.store			= &scst_yield_task,
+	.thread_should_run	= scst_yield_should_run,
+	.thread_fn		= scst_yield_run_queue,
+	.setup			= scst_yield_setup,
+	.park			= scst_yield_park,
+	.unpark			= scst_yield_unpark,
+	.thread_comm		= "scst_yield/%u",
+};
+
+int scst_dispatch_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		init_llist_head(&per_cpu(scst_cpu_load, cpu).yield_queue);
+	return smpboot_register_percpu_thread(&scst_yield_threads);
+}
+
+/* No session is left, so no queue holds a command. */
+void scst_dispatch_exit(void)
+{
+	smpboot_unregister_percpu_thread(&scst_yield_threads);
+}
+
 /* cpu_stats: one line per CPU that ran or holds commands */
 ssize_t scst_dispatch_stats_show(char *buf)
 {
@@ -159,14 +348,16 @@ ssize_t scst_dispatch_stats_show(char *buf)
 
 	for_each_possible_cpu(cpu) {
 		unsigned long runs = per_cpu(scst_cpu_load, cpu).runs;
+		unsigned long yielded = per_cpu(scst_cpu_load, cpu).yielded;
 		unsigned int backlog = scst_backlog(cpu);
 
 		if (!runs && !backlog)
 			continue;
-		if (len > PAGE_SIZE - 64)
+		if (len > PAGE_SIZE - 80)
 			break;	/* sysfs gives one page */
-		len += sysfs_emit_at(buf, len, "cpu%d runs %lu backlog %u\n",
-				     cpu, runs, backlog);
+		len += sysfs_emit_at(buf, len,
+				     "cpu%d runs %lu backlog %u yielded %lu\n",
+				     cpu, runs, backlog, yielded);
 	}
 	return len;
 }

@@ -365,10 +365,13 @@ static int __init scst_init(void)
 		ret = -ENOMEM;
 		goto destroy_exec_wq;
 	}
+	ret = scst_dispatch_init();
+	if (ret)
+		goto destroy_tmf_wq;
 
 	ret = scst_tgt_init();
 	if (ret)
-		goto destroy_tmf_wq;
+		goto dispatch_exit;
 
 	ret = scst_sysfs_init();
 	if (ret)
@@ -379,6 +382,8 @@ static int __init scst_init(void)
 
 tgt_exit:
 	scst_tgt_exit();
+dispatch_exit:
+	scst_dispatch_exit();
 destroy_tmf_wq:
 	destroy_workqueue(scst_tmf_wq);
 destroy_exec_wq:
@@ -394,6 +399,7 @@ static void __exit scst_exit(void)
 {
 	scst_sysfs_exit();
 	scst_tgt_exit();
+	scst_dispatch_exit();
 	destroy_workqueue(scst_tmf_wq);
 	destroy_workqueue(scst_exec_wq);
 	destroy_workqueue(scst_cmd_wq);

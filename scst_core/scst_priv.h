@@ -189,8 +189,9 @@ int scst_tgt_set_enabled(struct scst_tgt *tgt, bool enable);
 void scst_process_cmd(struct scst_cmd *cmd);
 
 /* scst_dispatch.c */
-int scst_dispatch_pick_cpu(const struct scst_session *sess, int here,
-			   bool direct);
+int scst_dispatch_init(void);
+void scst_dispatch_exit(void);
+int scst_dispatch_pick_cpu(struct scst_session *sess, int here, bool direct);
 void scst_dispatch_queue(struct scst_cmd *cmd);
 void scst_dispatch_run(struct scst_cmd *cmd);
 ssize_t scst_dispatch_stats_show(char *buf);

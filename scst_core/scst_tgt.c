@@ -969,6 +969,7 @@ struct scst_session *scst_register_session(struct scst_tgt *tgt,
 	INIT_LIST_HEAD(&sess->cmd_list);
 	init_completion(&sess->kobj_released);
 	scst_pr_sess_init(sess);
+	sess->yield_probe_at = jiffies;	/* a first look at its depth now */
 
 	mutex_lock(&scst_mutex);
 	/*

@@ -30,6 +30,7 @@
 
 #include <linux/types.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/kobject.h>
 #include <linux/scatterlist.h>
 #include <linux/sysfs.h>
@@ -398,6 +399,10 @@ struct scst_session {
 	spinlock_t sess_lock;			/* cmd_list */
 	struct list_head cmd_list;		/* commands in flight */
 	atomic_t active_cmds;
+	/* scst_dispatch.c: how its queued passes are woken, and why */
+	bool yield_wake;			/* to the yielding workers */
+	unsigned int shallow_run;		/* arrivals at depth 1 in a row */
+	unsigned long yield_probe_at;		/* jiffies: try them again */
 	atomic_t active_tmfs;
 	atomic_t nr_tgt_devs;			/* not yet freed */
 	atomic64_t commands;
@@ -509,6 +514,7 @@ struct scst_cmd {
 	struct list_head sess_entry;	/* on sess->cmd_list */
 	struct list_head queue_entry;	/* on a worker or blocked list */
 	struct work_struct work;
+	struct llist_node yield_node;	/* on a yielding worker's queue */
 	atomic_t exec_refs;
 	u64 abort_gen;
 	bool counted_on_dev;

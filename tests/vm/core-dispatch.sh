@@ -3,7 +3,7 @@
 #
 # Where the core runs a command's state machine (scst_core/scst_dispatch.c),
 # on 2 vCPUs, seen in /sys/kernel/scst_tgt/cpu_stats ("cpu<N> runs <R>
-# backlog <B>") with fio pinned to one CPU, through scst_local and two
+# backlog <B> yielded <Y>") with fio pinned to one CPU, through scst_local and two
 # BLOCKIO LUNs: brd (fast: its I/O completes inside the pass) and
 # scsi_debug with a 0.5 ms response delay (slow: commands stay in flight,
 # so that the core's queue is deep):
@@ -17,6 +17,10 @@
 #   commands in queued, not where it runs them in the submitter's context:
 #   6.2+); with spread_depth 0, above the queue depth (64), or at QD 1
 #   they stay on the receiving CPU;
+# - the yielding workers (yield_wake): on the fast LUN at QD 32 with one
+#   I/O per io_submit() and no I/O scheduler, no pass yields with
+#   yield_wake=N; with Y passes yield and the work spreads to the other
+#   CPU; QD 1 stays on the receiving CPU;
 # - CPU hot-unplug: the other CPU offlined and onlined twice during fio
 #   --verify while the work spreads to it (spreading skips it while it is
 #   offline); and with the cpu_mask on that CPU alone: I/O goes on on the
@@ -84,20 +88,21 @@ on_disk() {
 	dn=${disk#/dev/}
 }
 
-# snap ARRAY: ARRAY=(RUNS0 RUNS1 BACKLOG0 BACKLOG1 COMMANDS IOS): cpu_stats
-# (a CPU without a line has 0 and 0), the commands the sessions of
-# SESS_DIRS received, the reads and writes $disk completed
+# snap ARRAY: ARRAY=(RUNS0 RUNS1 BACKLOG0 BACKLOG1 COMMANDS IOS YIELDED0
+# YIELDED1): cpu_stats (a CPU without a line has 0 everywhere), the
+# commands the sessions of SESS_DIRS received, the reads and writes $disk
+# completed
 snap() {
 	# (its locals' names are its own: a nameref to a caller's "b" would
 	# see a local "b")
 	local -n snap_out=$1
-	local snap_r0=0 snap_r1=0 snap_b0=0 snap_b1=0 snap_cpu snap_r snap_b
-	local snap_cmds=0 snap_c snap_s snap_st
-	while read -r snap_cpu _ snap_r _ snap_b; do
+	local snap_r0=0 snap_r1=0 snap_b0=0 snap_b1=0 snap_y0=0 snap_y1=0
+	local snap_cpu snap_r snap_b snap_y snap_cmds=0 snap_c snap_s snap_st
+	while read -r snap_cpu _ snap_r _ snap_b _ snap_y; do
 		case $snap_cpu in
-		cpu0) snap_r0=$snap_r snap_b0=$snap_b ;;
-		cpu1) snap_r1=$snap_r snap_b1=$snap_b ;;
-		*) fail "cpu_stats: unexpected line '$snap_cpu $snap_r $snap_b'" ;;
+		cpu0) snap_r0=$snap_r snap_b0=$snap_b snap_y0=$snap_y ;;
+		cpu1) snap_r1=$snap_r snap_b1=$snap_b snap_y1=$snap_y ;;
+		*) fail "cpu_stats: unexpected line '$snap_cpu $snap_r $snap_b $snap_y'" ;;
 		esac
 	done < $SCST/cpu_stats
 	for snap_s in "${SESS_DIRS[@]}"; do
@@ -107,7 +112,7 @@ snap() {
 	read -r -a snap_st < "/sys/block/$dn/stat"
 	# shellcheck disable=SC2034 # snap_out: a nameref to the caller's
 	snap_out=("$snap_r0" "$snap_r1" "$snap_b0" "$snap_b1" "$snap_cmds"
-		  $((snap_st[0] + snap_st[4])))
+		  $((snap_st[0] + snap_st[4])) "$snap_y0" "$snap_y1")
 }
 
 # JOBS: each as fio arguments (4 KiB blocks; writes to the first 16 MiB
@@ -126,7 +131,7 @@ JOBS=(
 )
 
 # measure CPU JOB: fio on $disk pinned to CPU; sets R0 R1 (how much the
-# runs of cpu0 and cpu1 grew), NC (commands the sessions received), NI
+# runs of cpu0 and cpu1 grew), Y (how much their yielded passes grew), NC (commands the sessions received), NI
 # (I/Os of the disk: fio's) and prints them
 measure() {
 	local name a b args
@@ -139,10 +144,12 @@ measure() {
 	snap b
 	R0=$((b[0] - a[0])) R1=$((b[1] - a[1]))
 	NC=$((b[4] - a[4])) NI=$((b[5] - a[5]))
+	Y=$((b[6] - a[6] + b[7] - a[7]))
 	log "DISPATCH: $name on $disk, fio on cpu$FIO_CPU, session cpu_mask" \
 	    "$(session_mask), spread_depth $(cat $P/spread_depth)" \
-	    "spread_direct $(cat $P/spread_direct): cpu0 runs +$R0," \
-	    "cpu1 runs +$R1, commands +$NC, disk I/Os +$NI"
+	    "spread_direct $(cat $P/spread_direct)" \
+	    "yield_wake $(cat $P/yield_wake): cpu0 runs +$R0," \
+	    "cpu1 runs +$R1, yielded +$Y, commands +$NC, disk I/Os +$NI"
 	[ "$NI" -gt 0 ] || fail "$name: the disk saw no I/O"
 	# (with fio_bg's I/O too, its commands in flight at the first snap
 	# count as disk I/Os only)
@@ -352,6 +359,35 @@ stays_on0 "spread_depth 0, QD 32"
 measure 0 "${JOBS[2]}"
 stays_on0 "spread_depth 0, verify QD 32"
 set_param spread_depth 4
+
+# --- 2b. yielding workers: a deep queue on the fast LUN ---------------------
+# fio at QD 32 with one I/O per io_submit() on brd: with preempting
+# workers each command is done before fio issues the next, nothing to
+# spread (JOBS above). The yielding workers let fio issue its queue first,
+# so the session shows its depth and spreads (performance.md section 2);
+# at QD 1 it falls back to the preempting ones and stays where it arrived.
+# No I/O scheduler here, as in make bench: mq-deadline hands the requests
+# to scst_local from kblockd's worker, which preempts fio itself. (On
+# 6.2+ scst_local runs a command in the submitter's context only outside
+# a submit_bio(); fio's direct I/O issues from inside one, so it queues.)
+on_disk "$fast"
+read -r sched < "/sys/block/$dn/queue/scheduler"
+sched=${sched#*[} sched=${sched%%]*}
+echo none > "/sys/block/$dn/queue/scheduler"
+set_param spread_direct N
+NOBATCH="randread-qd32-nobatch --rw=randread --iodepth=32 --time_based --runtime=2 --size=64M"
+set_param yield_wake N
+measure 0 "$NOBATCH"
+[ "$Y" = 0 ] || fail "yield_wake N: $Y passes yielded"
+set_param yield_wake Y
+measure 0 "$NOBATCH"
+[ "$Y" -gt 0 ] || fail "yield_wake Y, QD 32 on the fast LUN: no pass yielded"
+spreads "yield_wake Y, QD 32 without batches, fast LUN"
+measure 0 "${JOBS[1]}"
+stays_on0 "yield_wake Y, QD 1, fast LUN"
+echo "$sched" > "/sys/block/$dn/queue/scheduler"
+on_disk "$slow"
+set_param spread_direct Y
 
 # --- 3. CPU hot-unplug during fio --verify ----------------------------------
 # fio --verify on the slow LUN in the background, spreading to CPU 1
