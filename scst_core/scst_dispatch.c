@@ -198,6 +198,12 @@ int scst_dispatch_pick_cpu(struct scst_session *sess, int here, bool direct)
 	bool here_ok = cpumask_test_cpu(here, &sess->cpu_mask);
 	int cpu;
 
+	/*
+	 * A DIRECT arrival leaves the mode alone: scst_local on 6.2+ hands
+	 * in DIRECT and queued commands of one session, and the queued ones
+	 * decide. (So a session that learnt yield mode under spread_direct=Y
+	 * keeps it after spread_direct=N, for its queued passes only.)
+	 */
 	if (direct && !READ_ONCE(scst_spread_direct))
 		depth = 0;
 	else
@@ -353,8 +359,9 @@ ssize_t scst_dispatch_stats_show(char *buf)
 
 		if (!runs && !backlog)
 			continue;
-		if (len > PAGE_SIZE - 80)
-			break;	/* sysfs gives one page */
+		/* sysfs gives one page; the longest line is 82 bytes */
+		if (len > PAGE_SIZE - 96)
+			break;
 		len += sysfs_emit_at(buf, len,
 				     "cpu%d runs %lu backlog %u yielded %lu\n",
 				     cpu, runs, backlog, yielded);
