@@ -44,7 +44,8 @@ help:
 	@echo "make bench           benchmarks against LIO in the VM (ratios; tables, CSV,"
 	@echo "                     chart in bench/results/; scripts/bench --help)"
 	@echo "make profile         perf profile of one bench-local row in the VM, ours and"
-	@echo "                     LIO's: top symbols and module shares (build/profile/)"
+	@echo "                     LIO's: top symbols and module shares (build/profile/);"
+	@echo "                     PROFILE_ARGS=--srp a bench-srp row (scripts/profile --help)"
 
 modules:
 	@test -d "$(KDIR)" || { echo "KDIR '$(KDIR)' not found; run 'make deps'" >&2; exit 1; }
@@ -88,7 +89,7 @@ bench: deps
 	scripts/bench
 
 profile: deps
-	scripts/profile
+	scripts/profile $(PROFILE_ARGS)
 
 vm-test: modules test-modules
 	scripts/vm/run --kernel $(KERNEL) $(T)

@@ -4,104 +4,20 @@
 # Profile of the core without a transport: the devices of bench-local.sh
 # (our scst_local + vdisk_blockio against LIO's tcm_loop + iblock, on
 # twin null_blk devices), one fio job on each side while
-# "perf record -e cpu-clock -a" samples the whole guest (the software
-# clock event: TCG has no hardware PMU), then the top symbols and the
-# share of each module. Prints "PROFILE: side=ours|lio ..." lines; the
-# host's scripts/profile extracts them into build/profile/<side>.txt. A
+# "perf record -e cpu-clock -a" samples the whole guest, then the top
+# symbols and the share of each module (lib/profile.sh, which also names
+# the parameters). Prints "PROFILE: side=ours|lio ..." lines; the host's
+# scripts/profile extracts them into build/profile/<side>.txt. A
 # measurement, not a test: it asserts nothing about the numbers.
-#
-# Parameters from the kernel command line (init's environment):
-#   scst_profile_job="RW BS QD JOBS"  (default "randread 4k 32 1"; commas
-#                                      may stand for the spaces)
-#   scst_profile_secs=S               (seconds sampled per side, default 10)
-#   scst_profile_freq=HZ              (sampling frequency, default 1000)
-#   scst_profile_top=N                (symbols listed per side, default 25)
-#   scst_profile_modtop=N             (and per target module, default 10)
 . /tests/lib/common.sh
 . /tests/lib/fio.sh
 . /tests/lib/scst.sh
 . /tests/lib/bench.sh
+. /tests/lib/profile.sh
 
-read -r P_RW P_BS P_QD P_JOBS _ <<< "$(tr ',' ' ' <<< "${scst_profile_job:-randread 4k 32 1}")"
-P_SECS=${scst_profile_secs:-10}
-P_FREQ=${scst_profile_freq:-1000}
-P_TOP=${scst_profile_top:-25}
-P_MODTOP=${scst_profile_modtop:-10}
-P_JOBS=${P_JOBS:-1}
-for v in "$P_QD" "$P_JOBS" "$P_SECS" "$P_FREQ" "$P_TOP" "$P_MODTOP"; do
-	[[ $v =~ ^[1-9][0-9]*$ ]] ||
-		fail "bad profile parameters: job='$P_RW $P_BS $P_QD $P_JOBS' secs=$P_SECS freq=$P_FREQ top=$P_TOP modtop=$P_MODTOP"
-done
-JOB=$P_RW-$P_BS-qd$P_QD-j$P_JOBS
-
-# perf must be the real program (tests/vm/profile-local.tools), not a
-# wrapper script looking for perf_<version>
-perf --version > /dev/null 2>&1 || fail "perf does not run in the guest: $(perf --version 2>&1 | head -n 1)"
-log "$(perf --version) on $(uname -r)"
-# kernel and module addresses in /proc/kallsyms, and system-wide sampling
-echo 0 > /proc/sys/kernel/kptr_restrict
-echo -1 > /proc/sys/kernel/perf_event_paranoid
-
+PROFILE_MODS="scst.ko scst_vdisk.ko scst_local.ko target_core_mod.ko target_core_iblock.ko tcm_loop.ko null_blk.ko"
 bench_local_setup
 log "modules: $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
-
-# disk_ios DISK: reads and writes completed on a block device
-disk_ios() {
-	awk '{ print $1 + $5 }' "/sys/block/${1#/dev/}/stat"
-}
-
-# io_started DISK COUNT: the disk has completed more than COUNT I/Os
-io_started() {
-	[ "$(disk_ios "$1")" -gt "$2" ]
-}
-
-# profile_side SIDE DISK: fio on DISK, and once its I/O flows,
-# perf record of the whole guest for P_SECS s; then the report.
-profile_side() {
-	local side=$1 disk=$2 data=/tmp/perf-$1.data rep=/tmp/perf-$1.txt
-	local before fpid frc
-
-	before=$(disk_ios "$disk")
-	# fio runs a few seconds longer than the sampling, which starts
-	# only when its I/O flows, so that the profile has no idle tail
-	fio_run "$side-$P_RW" --filename="$disk" --ioengine=libaio \
-		--direct=1 --rw="$P_RW" --bs="$P_BS" --iodepth="$P_QD" \
-		--numjobs="$P_JOBS" --time_based --runtime=$((P_SECS + 5)) \
-		--size=1G > "/tmp/fio-$side.out" &
-	fpid=$!
-	wait_for 60 "I/O of fio on $disk" io_started "$disk" "$before"
-	log "+ perf record -e cpu-clock -F $P_FREQ -a -o $data -- sleep $P_SECS"
-	perf record -e cpu-clock -F "$P_FREQ" -a -o "$data" -- sleep "$P_SECS" 2>&1 |
-		sed 's/^/perf: /'
-	[ "${PIPESTATUS[0]}" = 0 ] || fail "perf record failed on side $side"
-	wait "$fpid"
-	frc=$?
-	cat "/tmp/fio-$side.out"
-	[ "$frc" = 0 ] || fail "fio on side $side failed"
-	# the FIO: line's key=value words that the PROFILE: line repeats
-	local w fio_kv=
-	for w in $(grep '^FIO:' "/tmp/fio-$side.out"); do
-		case $w in
-		iops=*|cpu_us_per_io=*|p50_us=*|p99_us=*) fio_kv+=" $w" ;;
-		esac
-	done
-
-	# the symbols of /proc/kallsyms, from a copy: next to /proc/kallsyms
-	# perf finds /proc/kcore, maps the whole kernel through it, modules
-	# included, and reports every module's symbols as [kernel.kallsyms];
-	# without a kcore beside the file it splits them into the modules
-	cat /proc/kallsyms > /tmp/kallsyms
-	log "+ perf report -i $data --no-children --sort comm,dso,sym --kallsyms=/tmp/kallsyms"
-	perf report -i "$data" --stdio --no-children --sort comm,dso,sym -n -q \
-		-t '|' --kallsyms=/tmp/kallsyms > "$rep" 2> "/tmp/perf-$side.err" ||
-		{ cat "/tmp/perf-$side.err"; fail "perf report failed on side $side"; }
-	sed 's/^/perf: /' "/tmp/perf-$side.err" | head -n 20
-	[ -s "$rep" ] || fail "perf report of side $side is empty"
-
-	echo "PROFILE: side=$side job=$JOB secs=$P_SECS freq=$P_FREQ$fio_kv kernel=$(uname -r)"
-	awk -F'|' -v side="$side" -v top="$P_TOP" \
-		-v modtop="$P_MODTOP" -f /tests/lib/profile-report.awk "$rep"
-}
 
 profile_side ours "$ours"
 profile_side lio "$lio"

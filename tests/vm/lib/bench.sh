@@ -115,3 +115,48 @@ bench_local_setup() {
 	bench_no_scheduler "$ours" "$lio"
 	log "ours: $ours (scst_local), LIO: $lio (tcm_loop)"
 }
+
+# bench_srp_setup: bench-srp's devices. LIO's ib_srpt + iblock on
+# /dev/ram1 and our scst_srpt + vdisk_blockio on /dev/ram0 (brd disks of
+# the same size), both logged in to by ib_srp over one rxe device. Sets
+# ours and lio (their sd disks). Requires rxe.sh, srp.sh, srpt.sh and
+# lio.sh besides common.sh and scst.sh.
+bench_srp_setup() {
+	local guid lio_host ours_host T
+
+	run modprobe -a sd_mod sg
+	run modprobe brd rd_nr=2 rd_size=262144
+	rxe_setup_one
+	guid=$(rxe_node_guid_hex rxe0)
+
+	# LIO on /dev/ram1; its RDMA/CM sessions are named by the target's address
+	SRP_PORT=5556
+	lio_srpt_setup rxe0 /dev/ram1 "$RXE_TARGET_IP"
+	srp_login "$guid" "$guid" "queue_size=128,max_cmd_per_lun=128,initiator_ext=1"
+	lio_host=$SRP_HOST
+	wait_lun "$lio_host" 0
+	lio=$(lun_disk "$lio_host" 0)
+
+	# ours on /dev/ram0
+	SRP_PORT=5555
+	srpt_load
+	T=$(srpt_tgt rxe0)
+	wait_for 10 "target of rxe0" test -d "$T"
+	mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device bench filename=/dev/ram0"
+	mgmt "$T/luns/mgmt" "add bench 0"
+	run sh -c "echo 1 > '$T/enabled'"
+	srp_login "$guid" "$guid" "queue_size=128,max_cmd_per_lun=128"
+	ours_host=$SRP_HOST
+	srpt_wait_lun 0
+	ours=$(srpt_lun_disk 0)
+
+	for d in "$ours" "$lio"; do
+		run ua_retry sg_turs "$d"
+	done
+	bench_no_scheduler "$ours" "$lio"
+	grep -q 'Vendor identification: LIO-ORG' <<< "$(sg_inq "$lio")" ||
+		fail "$lio is not LIO's"
+	grep -q 'Vendor identification: SCST_BIO' <<< "$(sg_inq "$ours")" ||
+		fail "$ours is not ours"
+	log "ours: $ours (scst_srpt, host $ours_host), LIO: $lio (ib_srpt, host $lio_host)"
+}

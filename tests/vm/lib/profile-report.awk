@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# The "PROFILE:" lines of one side of profile-local.sh from
+# The "PROFILE:" lines of one side of a profile (lib/profile.sh) from
 # "perf report --no-children --sort comm,dso,sym -n -q -t '|'" (fields:
 # overhead | samples | comm | dso | [k] or [.] symbol): the total, the
 # share of every module, of the rest of the kernel, of the idle loop and of
-# user space, the MODTOP symbols of each target module that was sampled
-# (ours: scst, scst_vdisk, scst_local; LIO's: target_core_mod,
-# target_core_iblock, tcm_loop), then the TOP symbols of all, by samples
-# (summed over the commands). Shares are of all samples and of the busy
-# ones (all but the idle loop). Variables: side, top, modtop. Plain POSIX awk: the guest's is busybox's.
+# user space, the MODTOP symbols of each module of MODS that was sampled
+# (but the RAM disks null_blk and brd), then the TOP symbols of all, by
+# samples (summed over the commands). MODS (space-separated, such as
+# "scst.ko scst_vdisk.ko scst_local.ko target_core_mod.ko ...") are
+# listed first and always, any other module sampled after them. Shares
+# are of all samples and of the busy ones (all but the idle loop).
+# Variables: side, top, modtop, mods. Plain POSIX awk: the guest's is
+# busybox's.
 
 function trim(s) {
 	gsub(/^[ \t]+|[ \t]+$/, "", s)
@@ -81,8 +84,7 @@ END {
 		side, total, busy, cats["idle"], unresolved
 	for (c in unres)
 		printf "PROFILE: side=%s unresolved %-22s %8d samples\n", side, c, unres[c]
-	nfixed = split("scst.ko scst_vdisk.ko scst_local.ko target_core_mod.ko " \
-		       "target_core_iblock.ko tcm_loop.ko null_blk.ko", fixed, " ")
+	nfixed = split(mods, fixed, " ")
 	for (i = 1; i <= nfixed; i++) {
 		line(fixed[i], cats[fixed[i]] + 0)
 		done[fixed[i]] = 1
@@ -107,7 +109,8 @@ END {
 	line("other user", cats["other user"] + 0)
 	# the top symbols of the targets' modules, then of everything
 	for (i = 1; i <= nfixed; i++)
-		if (cats[fixed[i]] > 0 && fixed[i] != "null_blk.ko")
+		if (cats[fixed[i]] > 0 && fixed[i] != "null_blk.ko" &&
+		    fixed[i] != "brd.ko")
 			toplist(fixed[i], fixed[i], modtop)
 	toplist("all", "", top)
 }
