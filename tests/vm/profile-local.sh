@@ -17,9 +17,5 @@
 
 PROFILE_MODS="scst.ko scst_vdisk.ko scst_local.ko target_core_mod.ko target_core_iblock.ko tcm_loop.ko null_blk.ko"
 bench_local_setup
-log "modules: $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
-
-profile_side ours "$ours"
-profile_side lio "$lio"
-
+profile_both
 exit 0

@@ -21,9 +21,5 @@
 
 PROFILE_MODS="scst.ko scst_vdisk.ko scst_srpt.ko target_core_mod.ko target_core_iblock.ko ib_srpt.ko rdma_rxe.ko ib_srp.ko ib_core.ko brd.ko"
 bench_srp_setup
-log "modules: $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
-
-profile_side ours "$ours"
-profile_side lio "$lio"
-
+profile_both
 exit 0

@@ -93,3 +93,11 @@ profile_side() {
 		-v modtop="$P_MODTOP" -v mods="$PROFILE_MODS" -f /tests/lib/profile-report.awk "$rep"
 }
 
+
+# profile_both: after the caller's set-up (which sets ours and lio, the
+# two sides' disks), the profile of our side, then of LIO's.
+profile_both() {
+	log "modules: $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
+	profile_side ours "$ours"
+	profile_side lio "$lio"
+}
