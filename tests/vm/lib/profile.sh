@@ -89,10 +89,9 @@ profile_side() {
 	[ -s "$rep" ] || fail "perf report of side $side is empty"
 
 	echo "PROFILE: side=$side job=$JOB secs=$P_SECS freq=$P_FREQ$fio_kv kernel=$(uname -r)"
-	awk -F'|' -v side="$side" -v top="$P_TOP" \
-		-v modtop="$P_MODTOP" -v mods="$PROFILE_MODS" -f /tests/lib/profile-report.awk "$rep"
+	awk -F'|' -v side="$side" -v top="$P_TOP" -v modtop="$P_MODTOP" \
+		-v mods="$PROFILE_MODS" -f /tests/lib/profile-report.awk "$rep"
 }
-
 
 # profile_both: after the caller's set-up (which sets ours and lio, the
 # two sides' disks), the profile of our side, then of LIO's.
