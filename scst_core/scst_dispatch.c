@@ -9,7 +9,12 @@
  * (Documentation/performance.md). So a new command stays on the receiving
  * CPU while its session has few commands in flight, and goes to the least
  * loaded other CPU of the session's cpu_mask (NUMA-local ones first) once
- * it has more than spread_depth:
+ * it has more than spread_depth. A CPU where another submitter gave the
+ * core a new command in the last tick or two is no target: the pass for
+ * it would preempt that submitter, which then issues nothing until the
+ * pass is done (with a submitter per CPU, each CPU would spend its time
+ * on the other's passes). The submitter's own earlier CPU still is one.
+ * What the choice reads:
  *
  *   backlog(cpu)  commands queued to the core's worker of that CPU and not
  *                 yet through their state machine pass, per CPU on its own
@@ -17,6 +22,9 @@
  *                 CPU, read only when choosing another
  *   spread_depth  module parameter (0: never spread; commands then stay
  *                 on the receiving CPU unless it is outside the cpu_mask)
+ *   arrival_at/by when and by which task (0: interrupt context) the CPU
+ *                 last received a new command; written at most once per
+ *                 tick and submitter, read only when choosing another
  *
  * A CPU outside the session's cpu_mask never runs the core's passes of a
  * command (its state machine on the core's workers or inline), except
@@ -43,6 +51,14 @@
 #define SCST_SPREAD_PROBES	8
 
 /*
+ * A CPU that received a new command this long ago or less has a
+ * submitter of its own: spreading to it would preempt that submitter.
+ */
+#define SCST_ARRIVAL_RECENT	1
+/* ... and counts as this many commands of backlog more than any other */
+#define SCST_SUBMITTER_LOAD	(UINT_MAX / 2)
+
+/*
  * A session whose commands arrived at depth 1 this many times in a row
  * goes back to the preempting workers, and tries the yielding ones again
  * after SCST_YIELD_RETRY (see scst_dispatch_learn()).
@@ -52,6 +68,8 @@
 
 struct scst_cpu_load {
 	atomic_t backlog;
+	unsigned long arrival_at;	/* jiffies of its latest new command */
+	unsigned long arrival_by;	/* ... and scst_submitter() of it */
 	unsigned long runs;	/* state machine passes run on this CPU */
 	unsigned long yielded;	/* ... of them by its yielding worker */
 	struct llist_head yield_queue;	/* for this CPU's yielding worker */
@@ -82,16 +100,59 @@ static unsigned int scst_backlog(int cpu)
 }
 
 /*
+ * Who submits a new command: the task, compared and never dereferenced;
+ * 0 for an interrupt or softirq, which is nobody in particular.
+ */
+static unsigned long scst_submitter(void)
+{
+	return in_task() ? (unsigned long)current : 0;
+}
+
+/*
+ * Another submitter than @me gave @cpu a new command just now or in the
+ * tick before. The submitter itself does not count: one that migrated
+ * leaves its old CPU idle, and that CPU is the best one to spread to.
+ */
+static bool scst_cpu_submits(int cpu, unsigned long me)
+{
+	struct scst_cpu_load *load = per_cpu_ptr(&scst_cpu_load, cpu);
+	unsigned long by = READ_ONCE(load->arrival_by);
+
+	return jiffies - READ_ONCE(load->arrival_at) <= SCST_ARRIVAL_RECENT &&
+		(by != me || !me);
+}
+
+/*
+ * Note that @by gave CPU @here a new command: one write per tick and
+ * submitter, to a cache line that other CPUs only read when spreading.
+ */
+static void scst_note_arrival(int here, unsigned long by)
+{
+	struct scst_cpu_load *load = per_cpu_ptr(&scst_cpu_load, here);
+	unsigned long now = jiffies;
+
+	if (READ_ONCE(load->arrival_at) != now ||
+	    READ_ONCE(load->arrival_by) != by) {
+		WRITE_ONCE(load->arrival_by, by);
+		WRITE_ONCE(load->arrival_at, now);
+	}
+}
+
+/*
  * The least loaded online CPU of @mask other than @here: NUMA-local ones
  * first, the first idle one wins; the backlogs of at most
  * SCST_SPREAD_PROBES are read (skipping a CPU of the wrong node or offline
- * reads none).
- * Return: the CPU, or -1 if @mask has no other online CPU.
+ * reads none). A CPU with a submitter of its own is no choice while
+ * @here_ok, and the last one otherwise: the mask comes first.
+ * Return: the CPU, or -1 if @mask has no other online CPU (while
+ * @here_ok: none without a submitter).
  */
-static int scst_spread_cpu(const struct cpumask *mask, int here)
+static int scst_spread_cpu(const struct cpumask *mask, int here,
+			   bool here_ok, unsigned long me)
 {
 	unsigned int load, best_load = UINT_MAX, probes = 0;
 	int node = cpu_to_node(here), best = -1, cpu, pass;
+	bool submits;
 
 	/* pass 0: CPUs of @here's NUMA node; pass 1: the others */
 	for (pass = 0; pass < 2; pass++) {
@@ -99,12 +160,17 @@ static int scst_spread_cpu(const struct cpumask *mask, int here)
 			if (cpu == here || (cpu_to_node(cpu) == node) != !pass ||
 			    !cpu_online(cpu))
 				continue;
-			load = scst_backlog(cpu);
-			if (load < best_load) {
-				best = cpu;
-				best_load = load;
-				if (!load)
-					return best;
+			submits = scst_cpu_submits(cpu, me);
+			if (!(submits && here_ok)) {
+				load = scst_backlog(cpu);
+				if (submits)
+					load += SCST_SUBMITTER_LOAD;
+				if (load < best_load) {
+					best = cpu;
+					best_load = load;
+					if (!load)
+						return best;
+				}
 			}
 			if (++probes >= SCST_SPREAD_PROBES)
 				return best;
@@ -196,7 +262,10 @@ int scst_dispatch_pick_cpu(struct scst_session *sess, int here, bool direct)
 	unsigned int depth = READ_ONCE(scst_spread_depth);
 	unsigned int active = atomic_read(&sess->active_cmds);
 	bool here_ok = cpumask_test_cpu(here, &sess->cpu_mask);
+	unsigned long me = scst_submitter();
 	int cpu;
+
+	scst_note_arrival(here, me);
 
 	/*
 	 * A DIRECT arrival leaves the mode alone: scst_local on 6.2+ hands
@@ -210,8 +279,11 @@ int scst_dispatch_pick_cpu(struct scst_session *sess, int here, bool direct)
 		scst_dispatch_learn(sess, active);
 	if (here_ok && (!depth || active <= depth))
 		return here;
-	cpu = scst_spread_cpu(&sess->cpu_mask, here);
-	/* no other online CPU in the mask (hot-unplug): here, not nowhere */
+	cpu = scst_spread_cpu(&sess->cpu_mask, here, here_ok, me);
+	/*
+	 * no other online CPU in the mask (hot-unplug), or while here is in
+	 * it only CPUs with submitters of their own: here, not nowhere
+	 */
 	return cpu >= 0 ? cpu : here;
 }
 
@@ -335,8 +407,11 @@ int scst_dispatch_init(void)
 {
 	int cpu;
 
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		init_llist_head(&per_cpu(scst_cpu_load, cpu).yield_queue);
+		per_cpu(scst_cpu_load, cpu).arrival_at = jiffies -
+			SCST_ARRIVAL_RECENT - 1;
+	}
 	return smpboot_register_percpu_thread(&scst_yield_threads);
 }
 

@@ -16,7 +16,9 @@
 #   the other CPU (with spread_direct=N too where scst_local hands its
 #   commands in queued, not where it runs them in the submitter's context:
 #   6.2+); with spread_depth 0, above the queue depth (64), or at QD 1
-#   they stay on the receiving CPU;
+#   they stay on the receiving CPU; with a second session submitting at
+#   QD 1 from the other CPU they stay too (a CPU with a submitter of its
+#   own is no spread target);
 # - the yielding workers (yield_wake): on the fast LUN at QD 32 with one
 #   I/O per io_submit() and no I/O scheduler, no pass yields with
 #   yield_wake=N; with Y passes yield and the work spreads to the other
@@ -237,9 +239,13 @@ fio_bg() {
 	wait_for 60 "fio $1 to start" commands_above $((c0 + 1000))
 }
 commands_above() {
+	sess_commands_above "$S" "$1"
+}
+# sess_commands_above SESSION_DIR N: the session received more than N
+sess_commands_above() {
 	local c
-	read -r c < "$S/commands"
-	[ "$c" -gt "$1" ]
+	read -r c < "$1/commands"
+	[ "$c" -gt "$2" ]
 }
 wait_bg() {
 	local rc=0
@@ -359,6 +365,39 @@ stays_on0 "spread_depth 0, QD 32"
 measure 0 "${JOBS[2]}"
 stays_on0 "spread_depth 0, verify QD 32"
 set_param spread_depth 4
+
+# --- 2a. a CPU with a submitter of its own is no spread target --------------
+# A second session, ini2, submits at QD 1 from CPU 1 (its commands stay
+# there: one in flight) while ini1's deep queue from CPU 0 would spread to
+# CPU 1; its passes there would preempt ini2's fio. So ini1's commands stay
+# on CPU 0: all of them, bar a tick or two where TCG stalls ini2 (half is
+# the limit; spreading gave CPU 0 a tenth of them in the runs above).
+mgmt $SCST/targets/scst_local/mgmt "add_session tgt1 ini2"
+wait_for 10 "scst_local host of tgt1/ini2" local_host tgt1 ini2 > /dev/null
+host2=$(local_host tgt1 ini2)
+wait_lun "$host2" 0
+S2=$T/sessions/ini2
+fast2=$(lun_disk "$host2" 0)
+clear_ua "$(lun_sg "$host2" 0)"
+read -r c2a < "$S2/commands"
+FIO_CPU=1 fio_run submitter-on-cpu1 --filename="$fast2" --ioengine=libaio \
+	--direct=1 --bs=4k --rw=randread --iodepth=1 --time_based \
+	--runtime=10 --size=64M > /tmp/submitter-on-cpu1.log 2>&1 &
+BG=$!
+wait_for 60 "ini2's fio to start" sess_commands_above "$S2" $((c2a + 1000))
+read -r c2a < "$S2/commands"
+measure 0 "${JOBS[0]}"
+read -r c2b < "$S2/commands"
+log "ini2 (QD 1 on cpu1) sent $((c2b - c2a)) commands meanwhile"
+[ $((c2b - c2a)) -gt 0 ] || fail "ini2's fio sent nothing during the measure"
+[ "$R0" -ge $((NC / 2)) ] ||
+	fail "submitter on cpu1: cpu0 ran only $R0 passes of $NC commands from cpu0"
+rc=0
+wait "$BG" || rc=$?
+BG=
+[ $rc = 0 ] || { cat /tmp/submitter-on-cpu1.log; fail "ini2's fio failed (rc=$rc)"; }
+mgmt $SCST/targets/scst_local/mgmt "del_session tgt1 ini2"
+wait_for 10 "ini2 gone" test ! -e "$S2"
 
 # --- 2b. yielding workers: a deep queue on the fast LUN ---------------------
 # fio at QD 32 with one I/O per io_submit() on brd: with preempting
