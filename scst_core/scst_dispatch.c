@@ -51,8 +51,9 @@
 #define SCST_SPREAD_PROBES	8
 
 /*
- * A CPU that received a new command this long ago or less has a
- * submitter of its own: spreading to it would preempt that submitter.
+ * A CPU that received a new command from another task this long ago or
+ * less has a submitter of its own: spreading to it would preempt that
+ * submitter.
  */
 #define SCST_ARRIVAL_RECENT	1
 /* ... and counts as this many commands of backlog more than any other */

@@ -14,6 +14,9 @@
 #   scst_profile_freq=HZ              (sampling frequency, default 1000)
 #   scst_profile_top=N                (symbols listed per side, default 25)
 #   scst_profile_modtop=N             (and per target module, default 10)
+#   scst_profile_callers=SYM          (also record call chains, and print
+#                                      the chains that lead into SYM:
+#                                      "CALLERS:" lines, at most 60)
 
 read -r P_RW P_BS P_QD P_JOBS _ <<< "$(tr ',' ' ' <<< "${scst_profile_job:-randread 4k 32 1}")"
 P_SECS=${scst_profile_secs:-10}
@@ -21,6 +24,9 @@ P_FREQ=${scst_profile_freq:-1000}
 P_TOP=${scst_profile_top:-25}
 P_MODTOP=${scst_profile_modtop:-10}
 P_JOBS=${P_JOBS:-1}
+P_CALLERS=${scst_profile_callers:-}
+[ -z "$P_CALLERS" ] || [[ $P_CALLERS =~ ^[A-Za-z_][A-Za-z0-9_.]*$ ]] ||
+	fail "bad profile parameter: callers='$P_CALLERS' (one symbol name)"
 for v in "$P_QD" "$P_JOBS" "$P_SECS" "$P_FREQ" "$P_TOP" "$P_MODTOP"; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] ||
 		fail "bad profile parameters: job='$P_RW $P_BS $P_QD $P_JOBS' secs=$P_SECS freq=$P_FREQ top=$P_TOP modtop=$P_MODTOP"
@@ -49,7 +55,7 @@ io_started() {
 # perf record of the whole guest for P_SECS s; then the report.
 profile_side() {
 	local side=$1 disk=$2 data=/tmp/perf-$1.data rep=/tmp/perf-$1.txt
-	local before fpid frc
+	local before fpid frc graph=
 
 	before=$(disk_ios "$disk")
 	# fio runs a few seconds longer than the sampling, which starts
@@ -60,8 +66,9 @@ profile_side() {
 		--size=1G > "/tmp/fio-$side.out" &
 	fpid=$!
 	wait_for 60 "I/O of fio on $disk" io_started "$disk" "$before"
-	log "+ perf record -e cpu-clock -F $P_FREQ -a -o $data -- sleep $P_SECS"
-	perf record -e cpu-clock -F "$P_FREQ" -a -o "$data" -- sleep "$P_SECS" 2>&1 |
+	[ -z "$P_CALLERS" ] || graph=-g
+	log "+ perf record -e cpu-clock -F $P_FREQ -a $graph -o $data -- sleep $P_SECS"
+	perf record -e cpu-clock -F "$P_FREQ" -a $graph -o "$data" -- sleep "$P_SECS" 2>&1 |
 		sed 's/^/perf: /'
 	[ "${PIPESTATUS[0]}" = 0 ] || fail "perf record failed on side $side"
 	wait "$fpid"
@@ -91,6 +98,21 @@ profile_side() {
 	echo "PROFILE: side=$side job=$JOB secs=$P_SECS freq=$P_FREQ$fio_kv kernel=$(uname -r)"
 	awk -F'|' -v side="$side" -v top="$P_TOP" -v modtop="$P_MODTOP" \
 		-v mods="$PROFILE_MODS" -f /tests/lib/profile-report.awk "$rep"
+	[ -z "$P_CALLERS" ] || profile_callers "$side" "$data"
+}
+
+# profile_callers SIDE DATA: the call chains of DATA that end in
+# P_CALLERS, callers first, down to 1% of that symbol's samples: who
+# takes the lock or turns the interrupts back on (under a software clock
+# the samples of code that ran with interrupts off land where they are
+# turned back on).
+profile_callers() {
+	log "+ perf report -i $2 --no-children -S $P_CALLERS -G"
+	perf report -i "$2" --stdio --no-children -S "$P_CALLERS" \
+		-G -g caller,1,callee,function,percent \
+		--kallsyms=/tmp/kallsyms 2> /dev/null |
+		grep -v '^#' | grep -v '^[[:space:]]*$' | head -n 60 |
+		sed "s/^/CALLERS: side=$1 /"
 }
 
 # profile_both: after the caller's set-up (which sets ours and lio, the
