@@ -3,12 +3,12 @@
 #   BENCH: job=J side=ours|lio run=N bs=BYTES iops=I cpu_us_per_io=C
 #          cpu_busy=B p50_us=P p99_us=Q
 #   CEILING: test=ib_write_bw msg=4096 mps=M mib_s=W
-# Per job and side: mean, min and max IOPS, their coefficient of variation,
-# the mean p50 and p99 completion latency, guest CPU busy % and CPU per
-# I/O; per job the ratios A/B of IOPS and of CPU per I/O (mean over mean,
-# and the range of the per-run ratios, run i of A against run i of B,
-# which ran next to each other); where the log has a CEILING line, each
-# side's share of it.
+# Per job and side: the number of runs, mean, min and max IOPS, their
+# coefficient of variation, the mean p50 and p99 latency (submission to
+# completion), guest CPU busy % and CPU per I/O; per job the ratios A/B
+# of IOPS and of CPU per I/O (mean over mean, and the range of the
+# per-run ratios, run i of A against run i of B, which ran next to each
+# other); where the log has a CEILING line, each side's share of it.
 #
 # -v fmt=txt (default) the terminal table, md a Markdown table, csv one
 #    line per job and side (-v pre="date,rev,kernel,vcpus,runs,secs,test"
@@ -154,9 +154,10 @@ function note(k) { return cv(k) > cvmax ? "cv>" cvmax "%" : "" }
 function row(j, sd, first, md,   k, sh) {
 	k = j SUBSEP sd
 	sh = share(j, k)
-	printf md ? "| %s | %s | %.0f | %.0f | %.0f | %.1f | %.0f | %.0f | %.1f | %.0f |" : \
-	       "%-20s %-7s %8.0f %8.0f %8.0f %5.1f %7.0f %7.0f %5.1f %6.0f", \
-	       first ? j : "", label(sd), avg(s[k], k), \
+	printf md ? "| %s | %s | %d | %.0f | %.0f | %.0f | %.1f | %.0f | %.0f " \
+		    "| %.1f | %.0f |" : \
+	       "%-20s %-7s %4d %8.0f %8.0f %8.0f %5.1f %7.0f %7.0f %5.1f %6.0f", \
+	       first ? j : "", label(sd), n[k], avg(s[k], k), \
 	       lo[k], hi[k], cv(k), avg(p50[k], k), avg(p99[k], k), \
 	       avg(busy[k], k), avg(c[k], k)
 	if (nct)
@@ -187,20 +188,20 @@ END {
 		      "iops_ratio,iops_ratio_min,iops_ratio_max," \
 		      "cpu_ratio,cpu_ratio_min,cpu_ratio_max"
 	if (fmt == "txt") {
-		printf "%-20s %-7s %8s %8s %8s %5s %7s %7s %5s %6s", "job", \
-		       "side", "IOPS", "min", "max", "cv%", "p50us", "p99us", \
+		printf "%-20s %-7s %4s %8s %8s %8s %5s %7s %7s %5s %6s", "job", \
+		       "side", "runs", "IOPS", "min", "max", "cv%", "p50us", "p99us", \
 		       "busy%", "us/io"
 		if (nct)
 			printf " %6s", "ceil"
 		printf " %-17s %-17s %s\n", "IOPS " al "/" bl, \
 		       "CPU/io " al "/" bl, "note"
 	} else if (fmt == "md") {
-		printf "| job | side | IOPS | min | max | CV %% | p50 µs | " \
+		printf "| job | side | runs | IOPS | min | max | CV %% | p50 µs | " \
 		       "p99 µs | CPU busy %% | CPU µs/IO |"
 		if (nct)
 			printf " of ceiling |"
 		printf " IOPS %s/%s | CPU/IO %s/%s | note |\n", al, bl, al, bl
-		printf "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|"
+		printf "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
 		if (nct)
 			printf "--:|"
 		printf "--:|--:|---|\n"

@@ -7,6 +7,11 @@
 # scripts/bench passes these on the kernel command line (init's environment)
 RUNS=${scst_bench_runs:-3}
 SECS=${scst_bench_secs:-10}
+# a job whose IOPS vary by more than BENCH_CV_MAX % (sample CV) on either
+# side after RUNS runs gets more runs of both sides, up to RUNS_MAX
+RUNS_MAX=${scst_bench_max_runs:-$RUNS}
+BENCH_CV_MAX=10
+[ "$RUNS_MAX" -ge "$RUNS" ] 2>/dev/null || RUNS_MAX=$RUNS
 
 # bench_sdebug: one in-memory scsi_debug disk without delay. Sets hctl
 # (its H:C:I:L, the name dev_disk knows it by) and local_disk (its sd

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # fio wrapper: runs one job, fails the test on any fio or verify error, and
-# prints one line with the IOPS, the completion latency percentiles and
-# the guest CPU the run cost.
+# prints one line with the IOPS, the latency percentiles and the guest CPU
+# the run cost.
 
 # cpu_ticks: "busy total" jiffies summed over all CPUs (/proc/stat).
 cpu_ticks() {
@@ -10,21 +10,26 @@ cpu_ticks() {
 		       print t - idle, t }' /proc/stat
 }
 
-# fio_clat LINE FIELDS PCT: from fio's terse (v3) LINE, the completion
-# latency percentile PCT (50.000000, 99.000000) in µs among FIELDS
-# ("18-37", the read clat percentiles; "59-78", the write ones), written
-# there as "50.000000%=123"; found by name, so that a --percentile_list
-# that moves it still works. Empty when fio did not report it.
-fio_clat() {
+# fio_pct LINE FIELDS PCT: from fio's terse (v3) LINE, the latency
+# percentile PCT (50.000000, 99.000000) in µs among FIELDS ("18-37", the
+# read percentiles; "59-78", the write ones), written there as
+# "50.000000%=123"; found by name, so that a --percentile_list that moves
+# it still works. Empty when fio did not report it.
+fio_pct() {
 	cut -d';' -f"$2" <<< "$1" | tr ';' '\n' | sed -n "s/^$3%=//p"
 }
 
 # fio_run NAME FIO-ARGS...: run fio with --minimal output. Sets FIO_READ_IOPS,
 # FIO_WRITE_IOPS, FIO_IOPS (sum), FIO_CPU_BUSY (% of all guest CPUs),
 # FIO_CPU_US_PER_IO (guest CPU microseconds per I/O, all CPUs together),
-# and FIO_P50_US, FIO_P99_US: the completion latency percentiles (µs) of
-# the job's direction (--rw=: reads for read/randread, writes for
-# write/randwrite, for a mix the direction with more I/Os).
+# and FIO_P50_US, FIO_P99_US: the latency percentiles (µs) of the job's
+# direction (--rw=: reads for read/randread, writes for write/randwrite,
+# for a mix the direction with more I/Os). The latency is the whole I/O,
+# submission and completion (fio's "lat", --lat_percentiles): a target
+# that runs a command inside the submitter's io_submit() spends it in
+# the submission, which completion latency ("clat") alone would not
+# count, and the comparison with one that completes later would favour
+# the inline one.
 fio_run() {
 	local name=$1 out b0 t0 b1 t1 hz ios arg rw=
 	shift
@@ -34,7 +39,8 @@ fio_run() {
 
 	read -r b0 t0 < <(cpu_ticks)
 	log "+ fio --name=$name $*"
-	out=$(fio --name="$name" --minimal --group_reporting "$@" 2>&1)
+	out=$(fio --name="$name" --minimal --group_reporting \
+		--lat_percentiles=1 --clat_percentiles=0 "$@" 2>&1)
 	local rc=$?
 	read -r b1 t1 < <(cpu_ticks)
 	if [ $rc -ne 0 ] || ! grep -q '^3;' <<< "$out"; then
@@ -64,22 +70,37 @@ fio_run() {
 	write|randwrite) pf=59-78 ;;
 	*) [ "$FIO_WRITE_IOPS" -gt "$FIO_READ_IOPS" ] && pf=59-78 ;;
 	esac
-	FIO_P50_US=$(fio_clat "$out" "$pf" 50.000000)
-	FIO_P99_US=$(fio_clat "$out" "$pf" 99.000000)
+	FIO_P50_US=$(fio_pct "$out" "$pf" 50.000000)
+	FIO_P99_US=$(fio_pct "$out" "$pf" 99.000000)
 	echo "FIO: job=$name iops=$FIO_IOPS read_iops=$FIO_READ_IOPS" \
 	     "write_iops=$FIO_WRITE_IOPS cpu_busy=${FIO_CPU_BUSY}%" \
 	     "cpu_us_per_io=$FIO_CPU_US_PER_IO" \
 	     "p50_us=${FIO_P50_US:-?} p99_us=${FIO_P99_US:-?}"
 }
 
+# bench_cv IOPS...: their coefficient of variation (sample standard
+# deviation over the mean, as bench-report.awk computes it) in tenths of
+# a percent, an integer for the shell to compare.
+bench_cv() {
+	awk 'BEGIN {
+		for (i = 1; i < ARGC; i++) { s += ARGV[i]; q += ARGV[i] ^ 2 }
+		n = ARGC - 1; m = n ? s / n : 0
+		v = n > 1 ? (q - n * m * m) / (n - 1) : 0
+		printf "%d", (m > 0 && v > 0 ? 1000 * sqrt(v) / m : 0) }' "$@"
+}
+
 # bench_alternate SIZE SIDE_A DISK_A SIDE_B DISK_B JOB...: each JOB ("RW
 # bs=BS qd=N [jobs=J]", J fio jobs of depth N, reported as one group)
 # $RUNS times for $SECS s on both disks, A then B, run by run, on the
-# first SIZE of each; a "BENCH-ENV:" line, then one "BENCH:" line per run
-# for scripts/bench (bench-report.awk), with the block size in bytes so
-# that the report can turn IOPS into bandwidth.
+# first SIZE of each, and again (up to $RUNS_MAX times in all) while
+# either side's IOPS vary by more than $BENCH_CV_MAX %: a noisy row gets
+# more samples rather than a mean of three outliers. A "BENCH-ENV:"
+# line, then one "BENCH:" line per run for scripts/bench
+# (bench-report.awk), with the block size in bytes so that the report
+# can turn IOPS into bandwidth.
 bench_alternate() {
 	local size=$1 sa=$2 da=$3 sb=$4 db=$5 job rw bs qd nj name i side disk
+	local -a iops_a iops_b
 	shift 5
 	# what the numbers were measured on, for scripts/bench's results:
 	# the guest's own count, whatever the VM was asked for
@@ -90,7 +111,15 @@ bench_alternate() {
 		nj=${nj#jobs=}
 		name=$rw-$bs-qd$qd
 		[ "$nj" = 1 ] || name+=-j$nj
-		for ((i = 1; i <= RUNS; i++)); do
+		iops_a=() iops_b=()
+		for ((i = 1; i <= RUNS_MAX; i++)); do
+			if [ "$i" -gt "$RUNS" ] &&
+			   [ "$(bench_cv "${iops_a[@]}")" -le $((BENCH_CV_MAX * 10)) ] &&
+			   [ "$(bench_cv "${iops_b[@]}")" -le $((BENCH_CV_MAX * 10)) ]; then
+				break
+			fi
+			[ "$i" -le "$RUNS" ] ||
+				log "$name: IOPS vary by more than $BENCH_CV_MAX %: run $i"
 			for side in "$sa" "$sb"; do
 				disk=$da
 				[ "$side" = "$sb" ] && disk=$db
@@ -103,6 +132,11 @@ bench_alternate() {
 				     "cpu_us_per_io=$FIO_CPU_US_PER_IO" \
 				     "cpu_busy=$FIO_CPU_BUSY" \
 				     "p50_us=${FIO_P50_US:-0} p99_us=${FIO_P99_US:-0}"
+				if [ "$side" = "$sa" ]; then
+					iops_a+=("$FIO_IOPS")
+				else
+					iops_b+=("$FIO_IOPS")
+				fi
 			done
 		done
 	done
