@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Summarize a benchmark's log lines (tests/vm/lib/fio.sh, bench.sh):
 #   BENCH: job=J side=ours|lio run=N bs=BYTES iops=I cpu_us_per_io=C
-#          cpu_busy=B p50_us=P p99_us=Q
+#          cpu_busy=B p50_us=P p99_us=Q probe_ms=T
+#   BENCH-PROBE: probe_ms=T
 #   CEILING: test=ib_write_bw msg=4096 mps=M mib_s=W
 # Per job and side: the number of runs, mean, min and max IOPS, their
 # coefficient of variation, the mean p50 and p99 latency (submission to
@@ -9,6 +10,13 @@
 # of IOPS and of CPU per I/O (mean over mean, and the range of the
 # per-run ratios, run i of A against run i of B, which ran next to each
 # other); where the log has a CEILING line, each side's share of it.
+# probe_ms (tests/vm/lib/bench.sh, bench_probe) is how long the guest took
+# for a fixed amount of CPU work just before the run, BENCH-PROBE a probe
+# after a job's last run: a run whose probes before and after it both
+# took more than hostmax % (default 10) longer than the fastest probe of
+# the boot ran on a host that stayed busy through it, and its side gets
+# the note "host +N%" (N for its slowest run). Both, because one slow
+# probe may be a hiccup of a second that a 10 s run hardly notices.
 #
 # -v fmt=txt (default) the terminal table, md a Markdown table, csv one
 #    line per job and side (-v pre="date,rev,kernel,vcpus,runs,secs,test"
@@ -32,6 +40,8 @@ BEGIN {
 		ceiling = "ib_write_bw"
 	if (cvmax == "")
 		cvmax = 10
+	if (hostmax == "")
+		hostmax = 10
 	al = label(a)
 	bl = label(b)
 }
@@ -39,6 +49,24 @@ BEGIN {
 function label(s) { return s == "lio" ? "LIO" : s }
 
 $1 == "BENCH-ENV:" { next }
+
+# the probes in log order; a run's are its own and the next one
+function probe(   t) {
+	t = f["probe_ms"]
+	if (t !~ /^[0-9]+$/ || !t)
+		return 0
+	probes[++nprobes] = t
+	if (!fastest || t + 0 < fastest)
+		fastest = t + 0
+	return nprobes
+}
+
+$1 == "BENCH-PROBE:" {
+	delete f
+	parse(2)
+	probe()
+	next
+}
 
 $1 == "CEILING:" {
 	delete f
@@ -78,6 +106,9 @@ $1 == "CEILING:" {
 	p99[k] += f["p99_us"]
 	runiops[k, f["run"]] = f["iops"]
 	runcpu[k, f["run"]] = f["cpu_us_per_io"]
+	q = probe()
+	if (q)
+		runprobe[k, ++nrunprobe[k]] = q
 	if (!((j, f["run"]) in hasrun)) {
 		hasrun[j, f["run"]] = 1
 		runs[j, ++nruns[j]] = f["run"]
@@ -147,7 +178,29 @@ function rfmt(x, lo, hi) {
 	return x ? sprintf("%.2f (%.2f-%.2f)", x, lo, hi) : "-"
 }
 
-function note(k) { return cv(k) > cvmax ? "cv>" cvmax "%" : "" }
+# hostslow K: how much slower (%) than the boot's fastest probe the host
+# stayed through side K's slowest run: the faster of the probes before
+# and after each run, the slowest such run (0 without probes)
+function hostslow(k,   i, q, t, worst) {
+	worst = 0
+	for (i = 1; i <= nrunprobe[k]; i++) {
+		q = runprobe[k, i]
+		t = probes[q]
+		if (q < nprobes && probes[q + 1] < t)
+			t = probes[q + 1]
+		if (t > worst)
+			worst = t
+	}
+	return worst && fastest ? 100 * (worst / fastest - 1) : 0
+}
+
+function note(k,   v, h) {
+	v = cv(k) > cvmax ? "cv>" cvmax "%" : ""
+	h = hostslow(k)
+	if (h > hostmax)
+		v = v (v != "" ? ", " : "") sprintf("host +%.0f%%", h)
+	return v
+}
 
 # One row of the txt or md table: the same fields, each format's layout
 # (md: the cells and " bw" after a bandwidth share).
@@ -173,11 +226,11 @@ function csvrow(j, sd,   k, sh) {
 	k = j SUBSEP sd
 	sh = share(j, k)
 	printf "%s,%s,%s,%s,%d,%.0f,%.0f,%.0f,%.1f,%.0f,%.0f,%.1f,%.0f,%s," \
-	       "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", pre, j, sd, bs[j], n[k], \
+	       "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f\n", pre, j, sd, bs[j], n[k], \
 	       avg(s[k], k), lo[k], hi[k], cv(k), avg(p50[k], k), \
 	       avg(p99[k], k), avg(busy[k], k), avg(c[k], k), \
 	       sh < 0 ? "" : sprintf("%.3f", sh), r["iops"], r["iops_lo"], \
-	       r["iops_hi"], r["cpu"], r["cpu_lo"], r["cpu_hi"]
+	       r["iops_hi"], r["cpu"], r["cpu_lo"], r["cpu_hi"], hostslow(k)
 }
 
 END {
@@ -186,7 +239,7 @@ END {
 		      "n,iops_mean,iops_min,iops_max,cv_pct,p50_us,p99_us," \
 		      "cpu_busy_pct,cpu_us_per_io,ceiling_share," \
 		      "iops_ratio,iops_ratio_min,iops_ratio_max," \
-		      "cpu_ratio,cpu_ratio_min,cpu_ratio_max"
+		      "cpu_ratio,cpu_ratio_min,cpu_ratio_max,host_slow_pct"
 	if (fmt == "txt") {
 		printf "%-20s %-7s %4s %8s %8s %8s %5s %7s %7s %5s %6s", "job", \
 		       "side", "runs", "IOPS", "min", "max", "cv%", "p50us", "p99us", \
@@ -242,5 +295,11 @@ END {
 		       "ratios); CPU/io lower is better; cv>%s%%: run-to-run " \
 		       "variation above %s%%\n", fmt == "md" ? "- " : "", al, bl, \
 		       cvmax, cvmax
+		if (fastest)
+			printf "%shost +N%%: the CPU probes before and after " \
+			       "one of the side's runs both took N%% or more " \
+			       "longer than the boot's fastest (%d ms): the " \
+			       "host gave the guest less CPU through that run\n", \
+			       fmt == "md" ? "- " : "", fastest
 	}
 }

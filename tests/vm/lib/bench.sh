@@ -13,6 +13,31 @@ RUNS_MAX=${scst_bench_max_runs:-$RUNS}
 BENCH_CV_MAX=10
 [ "$RUNS_MAX" -ge "$RUNS" ] 2>/dev/null || RUNS_MAX=$RUNS
 
+# bench_probe: how many ms the guest needs for a fixed amount of CPU
+# work (BENCH_PROBE_LOOPS iterations of an awk loop) on every vCPU at
+# once; sets BENCH_PROBE_MS. Under TCG a vCPU is a host thread, and this
+# host may itself be a virtual machine whose hypervisor does not report
+# steal time: when the host runs something else, every guest CPU second
+# does less work, and both sides' IOPS and CPU per I/O move with it. One
+# probe before each run (about 0.6 s on 2 vCPUs; scripts/bench's report
+# compares the probes around each run with the boot's fastest), so a run
+# that was slow because the host was busy shows as such rather than as
+# run-to-run variation.
+BENCH_PROBE_LOOPS=${scst_bench_probe_loops:-150000}
+bench_probe() {
+	local t0 t1 i pids=()
+	# bash's microsecond clock: the guest's date has no %N
+	t0=${EPOCHREALTIME/./}
+	for ((i = 0; i < $(nproc); i++)); do
+		awk -v n="$BENCH_PROBE_LOOPS" \
+			'BEGIN { for (i = 0; i < n; i++) s += i }' &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	t1=${EPOCHREALTIME/./}
+	BENCH_PROBE_MS=$(((t1 - t0) / 1000))
+}
+
 # bench_sdebug: one in-memory scsi_debug disk without delay. Sets hctl
 # (its H:C:I:L, the name dev_disk knows it by) and local_disk (its sd
 # block device).

@@ -97,7 +97,9 @@ bench_cv() {
 # more samples rather than a mean of three outliers. A "BENCH-ENV:"
 # line, then one "BENCH:" line per run for scripts/bench
 # (bench-report.awk), with the block size in bytes so that the report
-# can turn IOPS into bandwidth.
+# can turn IOPS into bandwidth, and the bench_probe taken just before the
+# run (probe_ms); a "BENCH-PROBE:" line after each job's last run gives
+# that run the probe after it too.
 bench_alternate() {
 	local size=$1 sa=$2 da=$3 sb=$4 db=$5 job rw bs qd nj name i side disk
 	local -a iops_a iops_b
@@ -123,6 +125,7 @@ bench_alternate() {
 			for side in "$sa" "$sb"; do
 				disk=$da
 				[ "$side" = "$sb" ] && disk=$db
+				bench_probe
 				fio_run "$side-$name" --filename="$disk" \
 					--ioengine=libaio --direct=1 --rw="$rw" \
 					--bs="$bs" --iodepth="$qd" --numjobs="$nj" \
@@ -131,7 +134,8 @@ bench_alternate() {
 				     "bs=$(bench_bytes "$bs") iops=$FIO_IOPS" \
 				     "cpu_us_per_io=$FIO_CPU_US_PER_IO" \
 				     "cpu_busy=$FIO_CPU_BUSY" \
-				     "p50_us=${FIO_P50_US:-0} p99_us=${FIO_P99_US:-0}"
+				     "p50_us=${FIO_P50_US:-0} p99_us=${FIO_P99_US:-0}" \
+				     "probe_ms=$BENCH_PROBE_MS"
 				if [ "$side" = "$sa" ]; then
 					iops_a+=("$FIO_IOPS")
 				else
@@ -139,6 +143,8 @@ bench_alternate() {
 				fi
 			done
 		done
+		bench_probe
+		echo "BENCH-PROBE: probe_ms=$BENCH_PROBE_MS"
 	done
 }
 
