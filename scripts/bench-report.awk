@@ -3,7 +3,7 @@
 #   BENCH: job=J side=ours|lio run=N bs=BYTES iops=I cpu_us_per_io=C
 #          cpu_busy=B p50_us=P p99_us=Q probe_ms=T
 #   BENCH-PROBE: probe_ms=T
-#   CEILING: test=ib_write_bw msg=4096 mps=M mib_s=W
+#   CEILING: test=ib_write_bw msg=4096 mps=M mib_s=W probe_ms=T
 # Per job and side: the number of runs, mean, min and max IOPS, their
 # coefficient of variation, the mean p50 and p99 latency (submission to
 # completion), guest CPU busy % and CPU per I/O; per job the ratios A/B
@@ -16,7 +16,9 @@
 # took more than hostmax % (default 10) longer than the fastest probe of
 # the boot ran on a host that stayed busy through it, and its side gets
 # the note "host +N%" (N for its slowest run). Both, because one slow
-# probe may be a hiccup of a second that a 10 s run hardly notices.
+# probe may be a hiccup of a second that a 10 s run hardly notices. A
+# CEILING line's probe comes before its test; the ceiling gets the same
+# note.
 #
 # -v fmt=txt (default) the terminal table, md a Markdown table, csv one
 #    line per job and side (-v pre="date,rev,kernel,vcpus,runs,secs,test"
@@ -76,6 +78,7 @@ $1 == "CEILING:" {
 		cmsg[f["test"]] = f["msg"]
 		cmps[f["test"]] = f["mps"]
 		cmib[f["test"]] = f["mib_s"]
+		cprobe[f["test"]] = probe()
 	}
 	next
 }
@@ -178,20 +181,27 @@ function rfmt(x, lo, hi) {
 	return x ? sprintf("%.2f (%.2f-%.2f)", x, lo, hi) : "-"
 }
 
-# hostslow K: how much slower (%) than the boot's fastest probe the host
-# stayed through side K's slowest run: the faster of the probes before
-# and after each run, the slowest such run (0 without probes)
-function hostslow(k,   i, q, t, worst) {
+# slowpct Q: how much slower (%) than the boot's fastest probe the host
+# stayed through what probe Q preceded: the faster of probe Q and the one
+# after it (0 without probes)
+function slowpct(q,   t) {
+	if (!q || !fastest)
+		return 0
+	t = probes[q]
+	if (q < nprobes && probes[q + 1] < t)
+		t = probes[q + 1]
+	return 100 * (t / fastest - 1)
+}
+
+# hostslow K: slowpct of side K's slowest run
+function hostslow(k,   i, t, worst) {
 	worst = 0
 	for (i = 1; i <= nrunprobe[k]; i++) {
-		q = runprobe[k, i]
-		t = probes[q]
-		if (q < nprobes && probes[q + 1] < t)
-			t = probes[q + 1]
+		t = slowpct(runprobe[k, i])
 		if (t > worst)
 			worst = t
 	}
-	return worst && fastest ? 100 * (worst / fastest - 1) : 0
+	return worst
 }
 
 function note(k,   v, h) {
@@ -286,10 +296,12 @@ END {
 			print ""
 		for (i = 1; i <= nct; i++) {
 			t = ctests[i]
+			h = slowpct(cprobe[t])
 			printf "%sceiling: %s, %d-byte messages: %.0f msg/s, " \
-			       "%.1f MiB/s%s\n", fmt == "md" ? "- " : "", t, \
+			       "%.1f MiB/s%s%s\n", fmt == "md" ? "- " : "", t, \
 			       cmsg[t], cmps[t], cmib[t], \
-			       t == ceiling ? " (the \"ceil\" shares)" : ""
+			       t == ceiling ? " (the \"ceil\" shares)" : "", \
+			       (h > hostmax ? sprintf(", host +%.0f%%", h) : "")
 		}
 		printf "%sratios: %s/%s, mean over mean (range of the per-run " \
 		       "ratios); CPU/io lower is better; cv>%s%%: run-to-run " \

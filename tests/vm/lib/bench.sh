@@ -65,12 +65,15 @@ bench_no_scheduler() {
 # through RDMA/CM (-R), which finds the RoCE GID from the address as
 # ib_srp's login does; -F, because a VM's CPU frequency is what it is.
 # One "CEILING:" line per test for scripts/bench: MsgRate (Mpps) as
-# messages/s and the average bandwidth (perftest's "MB/sec", MiB/s).
+# messages/s, the average bandwidth (perftest's "MB/sec", MiB/s) and the
+# bench_probe before it, then a "BENCH-PROBE:" line: a ceiling measured
+# while the host was busy is as low as a run would be.
 bench_ceiling() {
 	local dev=$1 ip=$2 t port=18515 srv out ok try row bw rate
 	shift 2
 	for t in "$@"; do
 		local args=(-d "$dev" -R -F -s 4096 -D "$SECS" -p "$port")
+		bench_probe
 		log "+ $t ${args[*]} (server); $t ${args[*]} $ip (client)"
 		timeout $((SECS + 60)) "$t" "${args[@]}" > "/tmp/$t.server" 2>&1 &
 		srv=$!
@@ -93,9 +96,11 @@ bench_ceiling() {
 		read -r bw rate <<< "$row"
 		echo "CEILING: test=$t msg=4096" \
 		     "mps=$(awk -v r="$rate" 'BEGIN { printf "%.0f", r * 1e6 }')" \
-		     "mib_s=$bw"
+		     "mib_s=$bw probe_ms=$BENCH_PROBE_MS"
 		port=$((port + 1))
 	done
+	bench_probe
+	echo "BENCH-PROBE: probe_ms=$BENCH_PROBE_MS"
 }
 
 # bench_local_setup: the devices of bench-local and profile-local: twin
