@@ -25,10 +25,11 @@ BENCH_CV_MAX=10
 # run-to-run variation.
 BENCH_PROBE_LOOPS=${scst_bench_probe_loops:-150000}
 bench_probe() {
-	local t0 t1 i pids=()
+	local t0 t1 i n pids=()
+	n=$(nproc)
 	# bash's microsecond clock: the guest's date has no %N
 	t0=${EPOCHREALTIME/./}
-	for ((i = 0; i < $(nproc); i++)); do
+	for ((i = 0; i < n; i++)); do
 		awk -v n="$BENCH_PROBE_LOOPS" \
 			'BEGIN { for (i = 0; i < n; i++) s += i }' &
 		pids+=($!)
@@ -36,6 +37,13 @@ bench_probe() {
 	wait "${pids[@]}"
 	t1=${EPOCHREALTIME/./}
 	BENCH_PROBE_MS=$(((t1 - t0) / 1000))
+}
+
+# bench_probe_line: a probe that follows the last measurement of a series
+# (a job's runs, the ceilings), as a "BENCH-PROBE:" line of its own.
+bench_probe_line() {
+	bench_probe
+	echo "BENCH-PROBE: probe_ms=$BENCH_PROBE_MS"
 }
 
 # bench_sdebug: one in-memory scsi_debug disk without delay. Sets hctl
@@ -99,8 +107,7 @@ bench_ceiling() {
 		     "mib_s=$bw probe_ms=$BENCH_PROBE_MS"
 		port=$((port + 1))
 	done
-	bench_probe
-	echo "BENCH-PROBE: probe_ms=$BENCH_PROBE_MS"
+	bench_probe_line
 }
 
 # bench_local_setup: the devices of bench-local and profile-local: twin

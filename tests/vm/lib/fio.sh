@@ -143,8 +143,7 @@ bench_alternate() {
 				fi
 			done
 		done
-		bench_probe
-		echo "BENCH-PROBE: probe_ms=$BENCH_PROBE_MS"
+		bench_probe_line
 	done
 }
 
