@@ -459,6 +459,139 @@ static void test_sweep_hup(void **state)
 	assert_string_equal(v, "3");
 }
 
+/* A terse line of fio 3.33 itself (null engine, randrw, 1 s). */
+static const char fio_line[] =
+"3;fio-3.33;t;0;0;1480956;1478477;370239;1001;0;0;0.000000;0.000000;0;3041;0.196325;1.827425;1.000000%=0;5.000000%=0;10.000000%=0;20.000000%=0;30.000000%=0;40.000000%=0;50.000000%=0;60.000000%=0;70.000000%=0;80.000000%=0;90.000000%=0;95.000000%=0;99.000000%=1;99.500000%=0;99.900000%=0;99.950000%=0;99.990000%=4;0%=0;0%=0;0%=0;0;3050;0.236893;1.977744;1393432;1393432;92.593946%;1393432.000000;0.000000;1478400;1476399;369599;1001;0;0;0.000000;0.000000;0;2068;0.079169;0.766094;1.000000%=0;5.000000%=0;10.000000%=0;20.000000%=0;30.000000%=0;40.000000%=0;50.000000%=0;60.000000%=0;70.000000%=0;80.000000%=0;90.000000%=0;95.000000%=0;99.000000%=2;99.500000%=0;99.900000%=0;99.950000%=0;99.990000%=4;0%=0;0%=0;0%=0;0;2075;0.118757;0.911022;1394776;1394776;92.683206%;1394776.000000;0.000000;94.900000%;4.800000%;104;0;9;100.0%;0.0%;0.0%;0.0%;0.0%;0.0%;0.0%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%;0.00%";
+
+/*
+ * A fake fio that prints @fio_line (and leaves "started" behind), and a
+ * fake gnuplot in ROOT/bin that writes "PNG" where the script's "set
+ * output" (or its -e sweep_png='...') says, as gnuplot would: a sweep
+ * that runs to its end, with or without gnuplot installed.
+ */
+static void fake_fio_gnuplot(void)
+{
+	char path[256], text[4096];
+
+	snprintf(text, sizeof(text),
+		 "#!/bin/sh\ntouch \"$(dirname \"$0\")/started\"\necho '%s'\n",
+		 fio_line);
+	put("fio.sh", text);
+	snprintf(path, sizeof(path), "%s/fio.sh", root);
+	assert_int_equal(chmod(path, 0755), 0);
+	put("bin/gnuplot", "#!/bin/sh\n"
+	    "case $1 in\n"
+	    "-e) out=${2#sweep_png=\\'}; out=${out%\\'} ;;\n"
+	    "*) out=$(sed -n \"s/^set output '\\(.*\\)'$/\\1/p\" \"$1\") ;;\n"
+	    "esac\n"
+	    "echo PNG > \"$out\"\n");
+	snprintf(path, sizeof(path), "%s/bin/gnuplot", root);
+	assert_int_equal(chmod(path, 0755), 0);
+}
+
+/*
+ * A sweep of one run on the fake tree, output to @out (passed as is, in
+ * the environment), from dir ROOT.
+ */
+static int sweep_to(const char *out, char *res, size_t len)
+{
+	char cmd[2048];
+
+	assert_int_equal(setenv("AFF_TEST_OUT", out, 1), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && PATH=%s/bin:$PATH %s --sysfs-root %s/scst --proc-root %s/proc --sys-root %s/sys sweep --layout 'target:T1=1' --thread-modes off --filename /dev/null --runs 1 --runtime 1 --fio %s/fio.sh --out \"$AFF_TEST_OUT\" 2>&1 </dev/null",
+		 root, root, AFF_BIN, root, root, root, root);
+	return shell(cmd, res, len);
+}
+
+/*
+ * sweep's output files are written under a temporary name and renamed
+ * into place: a symbolic link planted at one of them (the tool runs as
+ * root) is replaced, its target left alone; a regular file there is
+ * replaced by a new one (a hard link to the old one still has the old
+ * text), not rewritten in place; no temporary file is left behind.
+ */
+static void test_sweep_out_safe(void **state)
+{
+	static const char *const exts[] = { "txt", "csv", "gp", "dat", "png",
+					    NULL };
+	char out[8192], path[256], lnk[256], v[512];
+	struct stat st;
+	mode_t um;
+
+	(void)state;
+	fake_fio_gnuplot();
+	put("victim", "VICTIM\n");
+	put("sw.csv", "OLD\n");
+	snprintf(path, sizeof(path), "%s/victim", root);
+	snprintf(lnk, sizeof(lnk), "%s/sw.txt", root);
+	assert_int_equal(symlink(path, lnk), 0);
+	snprintf(lnk, sizeof(lnk), "%s/sw.gp", root);
+	assert_int_equal(symlink(path, lnk), 0);
+	snprintf(lnk, sizeof(lnk), "%s/sw.png", root);
+	assert_int_equal(symlink(path, lnk), 0);
+	snprintf(path, sizeof(path), "%s/sw.csv", root);
+	snprintf(lnk, sizeof(lnk), "%s/old.csv", root);
+	assert_int_equal(link(path, lnk), 0);
+	snprintf(path, sizeof(path), "%s/sw", root);
+	if (sweep_to(path, out, sizeof(out)))
+		fail_msg("sweep: %s", out);
+	get("victim", v, sizeof(v));
+	assert_string_equal(v, "VICTIM");
+	get("old.csv", v, sizeof(v));
+	assert_string_equal(v, "OLD");
+	get("sw.csv", v, sizeof(v));
+	assert_string_equal(v, "rank,layout,thread_mode,runs,mean_iops,min_iops,max_iops,variation_pct,clat_mean_us,clat_p99_us,cpu_busy_pct,cpu_us_per_io,ratio,significant");
+	get("sw.txt", v, sizeof(v));
+	assert_non_null(strstr(v, "mean IOPS"));
+	get("sw.png", v, sizeof(v));
+	assert_string_equal(v, "PNG");
+	um = umask(0);
+	umask(um);
+	for (const char *const *e = exts; *e; e++) {
+		snprintf(path, sizeof(path), "%s/sw.%s", root, *e);
+		assert_int_equal(lstat(path, &st), 0);
+		if (!S_ISREG(st.st_mode))
+			fail_msg("%s is not a regular file", path);
+		assert_int_equal(st.st_mode & 0777, 0644 & ~um);
+	}
+	snprintf(path, sizeof(path), "ls %s | grep -q tmp", root);
+	assert_int_not_equal(system(path), 0);
+}
+
+/*
+ * --out goes into the gnuplot script in single quotes: a prefix with a
+ * quote, a backslash or a newline, or one that gnuplot reads as a pipe
+ * or a command, is refused before anything runs or is written.
+ */
+static void test_sweep_out_bad(void **state)
+{
+	static const char *const bad[] = {
+		"a'b", "a\\b", "a\nb", "|x", "<x", "$x", "~x", "", NULL
+	};
+	char out[8192], path[256], ls[2][4096];
+
+	(void)state;
+	fake_fio_gnuplot();
+	snprintf(path, sizeof(path), "ls -A %s", root);
+	shell(path, ls[0], sizeof(ls[0]));
+	for (const char *const *b = bad; *b; b++) {
+		if (!sweep_to(*b, out, sizeof(out)))
+			fail_msg("--out '%s' was accepted: %s", *b, out);
+		if (!strstr(out, "--out") || !strstr(out, *b))
+			fail_msg("--out '%s': no message naming it: %s", *b,
+				 out);
+		snprintf(path, sizeof(path), "%s/started", root);
+		if (!access(path, F_OK))
+			fail_msg("--out '%s': fio ran", *b);
+		snprintf(path, sizeof(path), "ls -A %s", root);
+		shell(path, ls[1], sizeof(ls[1]));
+		if (strcmp(ls[0], ls[1]))
+			fail_msg("--out '%s': a file was written: %s", *b,
+				 ls[1]);
+	}
+}
+
 int main(void)
 {
 	const UNIT_TEST_LIST(tests) = {
@@ -477,6 +610,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_save_atomic, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_sweep_hup, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_sweep_out_safe, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_sweep_out_bad, setup,
 						teardown),
 	};
 

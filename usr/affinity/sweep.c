@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -285,16 +286,70 @@ static void print_table(FILE *f, const struct aff_row *rows, unsigned int n)
 	}
 }
 
-static FILE *open_out(const struct sweep *sw, const char *ext, char *path,
-		      size_t len)
-{
+/*
+ * An output file, written under a temporary name in its directory and
+ * renamed over its own name once whole. mkstemp() creates the temporary
+ * file with O_CREAT | O_EXCL, so nothing already there (a symbolic link
+ * planted by another user, say) is opened, and rename() replaces a link
+ * at the final name itself, never what it points to: the tool runs as
+ * root, and fopen(path, "w") would truncate any file a link names. A
+ * reader sees the old file or the new one, never half of one.
+ */
+struct out_file {
 	FILE *f;
+	char path[PATH_MAX];
+	char tmp[PATH_MAX + 16];
+};
 
-	snprintf(path, len, "%s%s", sw->out, ext);
-	f = fopen(path, "w");
-	if (!f)
-		aff_err("%s: %s", path, strerror(errno));
-	return f;
+/* The longest suffix an output file adds to --out (temporary name too). */
+#define OUT_SUFFIX_MAX	sizeof(".state.tmpXXXXXX")
+
+static int open_out(const struct sweep *sw, const char *ext,
+		    struct out_file *o)
+{
+	mode_t um;
+	int fd;
+
+	/* parse_args() checked that --out leaves room for any suffix */
+	snprintf(o->path, sizeof(o->path), "%s%s", sw->out, ext);
+	snprintf(o->tmp, sizeof(o->tmp), "%s.tmpXXXXXX", o->path);
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		aff_err("%s: %s", o->tmp, strerror(errno));
+		return -1;
+	}
+	/* what fopen() would have made, but never writable by others */
+	um = umask(0);
+	umask(um);
+	o->f = fchmod(fd, 0644 & ~um) ? NULL : fdopen(fd, "w");
+	if (!o->f) {
+		aff_err("%s: %s", o->tmp, strerror(errno));
+		close(fd);
+		unlink(o->tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* Finish @o: its temporary file renamed to its name; 0 or -1, said. */
+static int close_out(struct out_file *o)
+{
+	int err = 0;
+
+	errno = EIO;	/* what a bare ferror() reports */
+	if (fflush(o->f) || ferror(o->f))
+		err = errno;
+	if (fclose(o->f) && !err)
+		err = errno;
+	if (!err && rename(o->tmp, o->path))
+		err = errno;
+	if (err) {
+		aff_err("%s: writing it failed: %s; %s is as it was", o->tmp,
+			strerror(err), o->path);
+		unlink(o->tmp);
+		return -1;
+	}
+	return 0;
 }
 
 static void csv_field(FILE *f, const char *s)
@@ -311,18 +366,17 @@ static void csv_field(FILE *f, const char *s)
 static int write_outputs(const struct sweep *sw, const struct aff_row *rows,
 			 unsigned int n)
 {
-	char path[PATH_MAX + 16], dat[PATH_MAX + 16], png[PATH_MAX + 16];
+	char set[PATH_MAX + 32];
+	struct out_file o, dat, png;
 	FILE *f;
 	int ret = 0;
 
-	f = open_out(sw, ".txt", path, sizeof(path));
-	if (!f)
+	if (open_out(sw, ".txt", &o))
 		return -1;
-	print_table(f, rows, n);
-	fclose(f);
-	f = open_out(sw, ".csv", path, sizeof(path));
-	if (!f)
+	print_table(o.f, rows, n);
+	if (close_out(&o) || open_out(sw, ".csv", &o))
 		return -1;
+	f = o.f;
 	fprintf(f, "rank,layout,thread_mode,runs,mean_iops,min_iops,max_iops,variation_pct,clat_mean_us,clat_p99_us,cpu_busy_pct,cpu_us_per_io,ratio,significant\n");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct aff_row *r = &rows[i];
@@ -336,12 +390,13 @@ static int write_outputs(const struct sweep *sw, const struct aff_row *rows,
 			r->baseline ? "baseline" :
 			r->significant ? "yes" : "no");
 	}
-	fclose(f);
+	if (close_out(&o))
+		return -1;
 	if (!sw->png)
 		return 0;
-	f = open_out(sw, ".dat", dat, sizeof(dat));
-	if (!f)
+	if (open_out(sw, ".dat", &dat))
 		return -1;
+	f = dat.f;
 	for (unsigned int i = 0; i < n; i++) {
 		fprintf(f, "%u \"", i);
 		for (const char *c = rows[i].layout; *c; c++)
@@ -350,13 +405,25 @@ static int write_outputs(const struct sweep *sw, const struct aff_row *rows,
 			mode_name(rows[i].thread_mode), rows[i].mean,
 			rows[i].min, rows[i].max);
 	}
-	fclose(f);
-	snprintf(png, sizeof(png), "%s.png", sw->out);
-	f = open_out(sw, ".gp", path, sizeof(path));
-	if (!f)
+	if (close_out(&dat))
 		return -1;
-	fprintf(f, "set terminal png size 960,540\n"
-		"set output '%s'\n"
+	/*
+	 * gnuplot writes the PNG, and would follow a link at PREFIX.png just
+	 * as fopen() does: it writes into a temporary file of ours, named in
+	 * sweep_png, that is renamed once gnuplot is done. Run by hand, the
+	 * script writes PREFIX.png.
+	 */
+	if (open_out(sw, ".png", &png))
+		return -1;
+	fclose(png.f);
+	if (open_out(sw, ".gp", &o)) {
+		unlink(png.tmp);
+		return -1;
+	}
+	/* check_out() keeps anything gnuplot would read out of these */
+	fprintf(o.f, "if (!exists(\"sweep_png\")) sweep_png = '%s'\n"
+		"set terminal png size 960,540\n"
+		"set output sweep_png\n"
 		"set title 'scst-affinity sweep: mean IOPS, whiskers min..max'\n"
 		"set style fill solid 0.6 border -1\n"
 		"set boxwidth 0.6\n"
@@ -366,24 +433,34 @@ static int write_outputs(const struct sweep *sw, const struct aff_row *rows,
 		"set grid ytics\n"
 		"plot '%s' using 1:3:xtic(2) with boxes notitle, \\\n"
 		"     '' using 1:3:4:5 with yerrorbars lc rgb 'black' pt 0 notitle\n",
-		png, dat);
-	fclose(f);
+		png.path, dat.path);
+	if (close_out(&o)) {
+		unlink(png.tmp);
+		return -1;
+	}
+	snprintf(set, sizeof(set), "sweep_png='%s'", png.tmp);
 	{
 		pid_t pid = fork();
 		int st;
 
 		if (pid == 0) {
-			execlp("gnuplot", "gnuplot", path, (char *)NULL);
+			execlp("gnuplot", "gnuplot", "-e", set, o.path,
+			       (char *)NULL);
 			_exit(127);
 		}
 		if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
 		    WEXITSTATUS(st)) {
 			aff_err("gnuplot %s failed (is gnuplot installed?); no %s",
-				path, png);
+				o.path, png.path);
+			ret = -1;
+		} else if (rename(png.tmp, png.path)) {
+			aff_err("%s: %s", png.path, strerror(errno));
 			ret = -1;
 		} else {
-			printf("wrote %s\n", png);
+			printf("wrote %s\n", png.path);
 		}
+		if (ret)
+			unlink(png.tmp);
 	}
 	return ret;
 }
@@ -394,6 +471,35 @@ static void sweep_usage(FILE *f)
 	      "       [--thread-modes off,on] [--runs N] [--runtime S] [--relogin CMD]\n"
 	      "       [--out PREFIX] [--no-png] [--irq PATTERN] [--irq-cpus CPUS] [--fio PATH]\n",
 	      f);
+}
+
+/*
+ * --out goes into the gnuplot script inside single quotes, as the names of
+ * the PNG and the data file: a quote would end the string (the rest read
+ * as gnuplot commands), and at the start of a file name gnuplot reads '|'
+ * (set output) and '<' (plot) as a shell command to run, '$' as a
+ * datablock and '~' as the home directory. So none of those there, no
+ * quote or backslash anywhere, and no control character (a newline ends
+ * a gnuplot command). 0 or -1, said.
+ */
+static int check_out(const char *out)
+{
+	const char *why = NULL;
+
+	if (!*out)
+		why = "empty";
+	else if (strlen(out) + OUT_SUFFIX_MAX > PATH_MAX)
+		why = "too long";
+	else if (strchr("|<$~", out[0]))
+		why = "a leading |, <, $ or ~ means something else to gnuplot";
+	for (const char *c = out; *c && !why; c++)
+		if (*c == '\'' || *c == '"' || *c == '\\' ||
+		    (unsigned char)*c < 0x20 || *c == 0x7f)
+			why = "it goes into the gnuplot script: no quotes, backslashes or control characters";
+	if (!why)
+		return 0;
+	aff_err("--out '%s': %s", out, why);
+	return -1;
 }
 
 static int parse_args(struct aff_env *e, struct sweep *sw, int argc,
@@ -478,6 +584,8 @@ static int parse_args(struct aff_env *e, struct sweep *sw, int argc,
 			sw->relogin = optarg;
 			break;
 		case 'o':
+			if (check_out(optarg))
+				return -1;
 			sw->out = optarg;
 			break;
 		case 'N':
