@@ -54,6 +54,7 @@ struct run_env {
 	bool env_root;		/* root in SCST_SYSFS_ROOT, not --sysfs-root */
 	bool merged;		/* stdout and stderr into one pipe (r.out) */
 	bool nobody;		/* run as uid/gid 65534: permissions apply */
+	const char *bin;	/* this binary (NULL: SCSTADMIN_BIN) */
 };
 
 /* Run scstadmin --sysfs-root ROOT ARGS... (@args NULL-terminated). */

@@ -263,7 +263,7 @@ static void child(const struct run_env *env, const char *const *argv,
 		setenv("SCST_SYSFS_ROOT", env->root ? env->root : fake_root, 1);
 	else
 		unsetenv("SCST_SYSFS_ROOT");
-	execv(SCSTADMIN_BIN, (char *const *)argv);
+	execv(env && env->bin ? env->bin : SCSTADMIN_BIN, (char *const *)argv);
 	_exit(127);
 }
 

@@ -19,6 +19,7 @@
  *   through a symlink and atomically.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -498,11 +499,53 @@ static const struct opt_case cases[] = {
 	  .rc = EXIT_NOTFOUND, .err = "driver 'nodrv' is not loaded" },
 };
 
+/*
+ * The runs as nobody (uid 65534) must reach the binary, but the clone may
+ * live under a directory nobody cannot enter (/root is 0700 on Debian, so
+ * is a mktemp -d): they run a copy in a directory of its own under /tmp
+ * (0711: nobody may enter it, not list it), made at the first such run and
+ * removed when the tests end. The fake trees are in /tmp already.
+ */
+static char nobody_dir[64], nobody_path[96];
+
+static const char *nobody_bin(void)
+{
+	char buf[65536];
+	ssize_t n;
+	int in, out;
+
+	if (nobody_path[0])
+		return nobody_path;
+	snprintf(nobody_dir, sizeof(nobody_dir), "/tmp/scstadmin-bin.XXXXXX");
+	assert_non_null(mkdtemp(nobody_dir));
+	assert_int_equal(chmod(nobody_dir, 0711), 0);
+	snprintf(nobody_path, sizeof(nobody_path), "%s/scstadmin", nobody_dir);
+	in = open(SCSTADMIN_BIN, O_RDONLY);
+	assert_true(in >= 0);
+	out = open(nobody_path, O_WRONLY | O_CREAT | O_EXCL, 0755);
+	assert_true(out >= 0);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		assert_int_equal(write(out, buf, (size_t)n), n);
+	assert_int_equal(n, 0);
+	close(in);
+	assert_int_equal(fchmod(out, 0755), 0);
+	assert_int_equal(close(out), 0);
+	return nobody_path;
+}
+
+static void nobody_bin_remove(void)
+{
+	if (nobody_path[0])
+		unlink(nobody_path);
+	if (nobody_dir[0])
+		rmdir(nobody_dir);
+}
+
 /* -config of a file it may not read: an error, nothing changes. */
 static void test_unreadable(void **state)
 {
 	const char *path = fake_conf(SAME);
-	const struct run_env env = { .nobody = true };
+	const struct run_env env = { .nobody = true, .bin = nobody_bin() };
 	const char *args[] = { "-config", path, NULL };
 	struct res r;
 
@@ -638,7 +681,7 @@ static void old_conf(char *dir, size_t dlen, char *file, size_t flen,
 static void test_write_config_owner_eperm(void **state)
 {
 	char dir[300], file[340], cmd[400];
-	const struct run_env env = { .nobody = true };
+	const struct run_env env = { .nobody = true, .bin = nobody_bin() };
 	const char *args[] = { "-write_config", file, NULL };
 	struct stat st;
 	struct res r;
@@ -666,7 +709,7 @@ static void test_write_config_owner_eperm(void **state)
 static void test_write_config_readonly(void **state)
 {
 	char dir[300], file[340], cmd[400];
-	const struct run_env env = { .nobody = true };
+	const struct run_env env = { .nobody = true, .bin = nobody_bin() };
 	const char *args[] = { "-write_config", file, NULL };
 	struct res r;
 	char *text;
@@ -702,7 +745,10 @@ int main(void)
 						fake_setup, fake_teardown),
 	};
 
-	return run_cases("scstadmin_safety", cases,
-			 sizeof(cases) / sizeof(cases[0]), extra,
-			 sizeof(extra) / sizeof(extra[0]));
+	int ret = run_cases("scstadmin_safety", cases,
+			    sizeof(cases) / sizeof(cases[0]), extra,
+			    sizeof(extra) / sizeof(extra[0]));
+
+	nobody_bin_remove();
+	return ret;
 }
