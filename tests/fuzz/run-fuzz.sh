@@ -10,8 +10,9 @@
 #          SECONDS from corpus/<h> into a scratch directory; a crash, an
 #          invariant failure, a leak or a timeout fails the harness
 #
-# Prints one line per harness with its executions and coverage, and ends
-# with "FUZZ-SUMMARY: passed=N failed=M"; exits non-zero on any failure.
+# Prints one line per harness with its executions and coverage, then
+# "FUZZ-FAILED: HARNESS (why)" for each that failed, and ends with
+# "FUZZ-SUMMARY: passed=N failed=M"; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")" || exit 1
 
@@ -20,6 +21,7 @@ secs=$2
 shift 2
 passed=0
 failed=0
+failed_names=()
 # A single input taking over 10 s is a hang; none of the parsers loops.
 opts=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
 
@@ -37,6 +39,7 @@ for h in "$@"; do
 	if [ ! -x "$bin" ]; then
 		echo "fuzz: $h: $bin not built"
 		failed=$((failed + 1))
+		failed_names+=("$h (not built)")
 		continue
 	fi
 	if [ "$mode" = check ]; then
@@ -73,7 +76,11 @@ for h in "$@"; do
 		grep -E 'invariant failed|ERROR:|SUMMARY:' "$log" | head -n 5
 		echo "fuzz: $h: FAILED ($st; log: tests/fuzz/$log, input in tests/fuzz/build/crashes/$h/)"
 		failed=$((failed + 1))
+		failed_names+=("$h (log: tests/fuzz/$log)")
 	fi
+done
+for n in "${failed_names[@]}"; do
+	echo "FUZZ-FAILED: $n"
 done
 echo "FUZZ-SUMMARY: passed=$passed failed=$failed"
 [ "$failed" = 0 ]

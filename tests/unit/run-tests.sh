@@ -10,8 +10,11 @@
 # it fails. A test case is counted once, however many variants run it: it
 # passes only if it passed in every variant. A binary that crashes, trips a
 # sanitizer or stops before running its whole plan counts as at least one
-# failure, along with every case it never reported. The last line printed
-# is "UNIT-SUMMARY: passed=N failed=M"; the exit status is non-zero if M is.
+# failure, along with every case it never reported. Each failure is named
+# on a line "UNIT-FAILED: VARIANTS TEST CASE" (VARIANTS: those it failed
+# in, comma-separated), or "UNIT-FAILED: VARIANT TEST (why)" for a binary
+# that crashed or stopped early, before the last line printed, which is
+# "UNIT-SUMMARY: passed=N failed=M"; the exit status is non-zero if M is.
 
 logdir=$1
 shift
@@ -58,6 +61,8 @@ done
 awk '
 	$1 == "RUN" {
 		key = $3
+		if (!(key in tests))
+			order[++ntests] = key
 		runs[key] = runs[key] " " $2
 		rc[$2, key] = $4
 		plan[$2, key] = $5
@@ -81,18 +86,21 @@ awk '
 	END {
 		passed = 0
 		failed = 0
-		for (key in tests) {
+		for (t = 1; t <= ntests; t++) {
+			key = order[t]
 			nv = split(runs[key], vars, " ")
 			bad = 0
 			for (i = 1; i <= ncases[key]; i++) {
-				ok = 1
+				where = ""
 				for (j = 1; j <= nv; j++)
 					if (status[vars[j], key, names[key, i]] != "PASS")
-						ok = 0
-				if (ok)
+						where = where (where == "" ? "" : ",") vars[j]
+				if (where == "") {
 					passed++
-				else
+				} else {
 					bad++
+					print "UNIT-FAILED:", where, key, names[key, i]
+				}
 			}
 			# Cases no variant ever reported, and crashes.
 			extra = 0
@@ -103,8 +111,12 @@ awk '
 					extra = plan[v, key] - ncases[key]
 				if (plan[v, key] < 0 ||
 				    reported[v, key] + 0 < plan[v, key] ||
-				    (rc[v, key] != 0 && !((v, key) in reported_fail)))
+				    (rc[v, key] != 0 && !((v, key) in reported_fail))) {
 					broken = 1
+					printf "UNIT-FAILED: %s %s (exit status %d, %d of %s case(s) reported)\n", \
+						v, key, rc[v, key], reported[v, key], \
+						(plan[v, key] < 0 ? "an unknown number of" : plan[v, key])
+				}
 			}
 			if (broken && bad + extra == 0)
 				extra = 1
