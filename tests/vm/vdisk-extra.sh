@@ -112,8 +112,29 @@ sg_readcap -l "$bio1" | grep_q 'lbpme=1' || fail "blockio LBPME"
 sg_readcap -l "$fio2" | grep_q 'lbpme=0' || fail "fio2 LBPME"
 
 # --- caching mode page, MODE SELECT, UA to the other nexus ---------------
-sg_modes -p 8 "$fio1" | grep_q 'WCE.*0' || true
-wce() { sg_modes -p 8 -r "$1" 2>/dev/null | head -c 64 | od -An -tx1 | tr -d ' \n'; }
+# wce DEV: WCE (SBC-3 6.4.5: byte 2 bit 2) of the current caching mode
+# page, by MODE SENSE(10) with DBD (SPC-4 6.14): the 8-byte header, any
+# block descriptors it still declares, then the page; "?" if the command
+# fails twice (the first may meet a unit attention) or the page is not
+# there.
+wce() {
+	sg_raw -r 64 -o /tmp/wce.bin "$1" 5a 08 08 00 00 00 00 00 40 00 >/dev/null 2>&1 ||
+	sg_raw -r 64 -o /tmp/wce.bin "$1" 5a 08 08 00 00 00 00 00 40 00 >/dev/null 2>&1 ||
+	{ echo "?"; return; }
+	od -An -tu1 -v /tmp/wce.bin | awk '
+		{ for (i = 1; i <= NF; i++) b[n++] = $i }
+		END {
+			pg = 8 + b[6] * 256 + b[7]
+			if (n < pg + 3 || b[pg] % 64 != 8)
+				print "?"
+			else
+				print int(b[pg + 2] / 4) % 2
+		}'
+}
+# WCE reads !(write_through || nv_cache) (Documentation/vdisk.md)
+assert_eq "$(wce "$sg_fio1")" 0 "WCE of fio1 (write_through=1)"
+assert_eq "$(wce "$fio2")" 0 "WCE of fio2 (nv_cache=1)"
+assert_eq "$(wce "$bio1")" 1 "WCE of bio1 (write back)"
 sg_modes -p 8 "$fio2" >/dev/null || fail "mode sense fio2"
 run sg_wr_mode -p 8 -c 8,12,4 -m 0,0,4 "$sg_fio1"
 chk $D/fio1/write_through 0
@@ -121,8 +142,11 @@ out=$(sense_of sg_turs -v "$sg_fio1b")
 grep -qi 'mode parameters changed' <<< "$out" || fail "no MODE PARAMETERS CHANGED on the other nexus: $out"
 out=$(sense_of sg_turs -v "$sg_fio1")
 grep -qi 'mode parameters changed' <<< "$out" && fail "MODE PARAMETERS CHANGED on the nexus that changed them"
+assert_eq "$(wce "$sg_fio1")" 1 "WCE of fio1 after MODE SELECT set it"
+assert_eq "$(wce "$sg_fio1b")" 1 "WCE of fio1 through the other nexus"
 run sg_wr_mode -p 8 -c 8,12,0 -m 0,0,4 "$sg_fio1"
 chk $D/fio1/write_through 1 "[key]"
+assert_eq "$(wce "$sg_fio1")" 0 "WCE of fio1 after MODE SELECT cleared it"
 # D_SENSE: descriptor format sense data
 run sg_wr_mode -p a -c a,a,4 -m 0,0,4 "$sg_fio1"
 out=$(sense_of sg_raw -v -r 4096 "$sg_fio1" 88 00 00 00 00 00 01 00 00 00 00 00 00 01 00 00)
