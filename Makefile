@@ -10,9 +10,16 @@ PREFIX ?= /usr/local
 
 # The running kernel of these machines has no headers: default to the
 # newest installed Debian 6.1 headers. KERNEL=6.12 selects the 6.12 ones.
+# KERNEL=debug: the KASAN + lockdep debug kernel (scripts/debug-kernel,
+# cached outside the clone; make debug-kernel builds it).
 KERNEL ?= 6.1
+ifeq ($(KERNEL),debug)
+KDIR ?= $(shell scripts/debug-kernel --kdir 2>/dev/null)
+KREL := $(shell scripts/debug-kernel --release 2>/dev/null)
+else
 KDIR ?= $(lastword $(sort $(wildcard /usr/src/linux-headers-$(KERNEL).*-amd64)))
 KREL := $(patsubst linux-headers-%,%,$(notdir $(KDIR)))
+endif
 KBUILD_OUT := $(CURDIR)/build/kmod/$(KREL)
 
 # Module source trees copied for each kernel build.
@@ -20,7 +27,7 @@ KSRC := Kbuild scst_core scst_local dev_handlers srpt
 TEST_KMOD_DIR := tests/vm/modules
 
 .PHONY: all modules usr test-modules test-tools unit fuzz fuzz-check check \
-	check-quick vm-test deps demo bench profile checkpatch install deb clean help
+	check-quick check-debug debug-kernel soak vm-test deps demo bench profile checkpatch install deb clean help
 
 all: modules usr
 
@@ -32,6 +39,10 @@ help:
 	@echo "make deps            install build/test dependencies (Debian)"
 	@echo "make demo            SRP target from scst.conf, Linux initiator, I/O (VM)"
 	@echo "make check           unit tests and VM tests (the full suite)"
+	@echo "make check-debug     every VM test on the KASAN + lockdep + kmemleak debug kernel"
+	@echo "                     (built once into /var/cache/scst-ng; make debug-kernel)"
+	@echo "make soak [SOAK_MINUTES=30]  fio --verify under link flaps, resets, LUN"
+	@echo "                     changes and re-logins on the debug kernel"
 	@echo "make check-quick     builds (6.1, 6.12, usr), checkpatch, unit tests, fuzzers"
 	@echo "                     briefly, VM tests modules-load, core-local,"
 	@echo "                     scstadmin-local and srpt-login (6.1)"
@@ -48,7 +59,8 @@ help:
 	@echo "                     PROFILE_ARGS=--srp a bench-srp row (scripts/profile --help)"
 
 modules:
-	@test -d "$(KDIR)" || { echo "KDIR '$(KDIR)' not found; run 'make deps'" >&2; exit 1; }
+	@test -d "$(KDIR)" || { echo "KDIR '$(KDIR)' not found; run 'make deps'" \
+		"(KERNEL=debug: make debug-kernel)" >&2; exit 1; }
 	@mkdir -p $(KBUILD_OUT)
 	@# scst_local.ko was built in scst_core/ before it had its own
 	@# directory: a stale copy there would be packed into the VM too
@@ -84,6 +96,18 @@ check:
 
 check-quick:
 	scripts/check --quick
+
+# The debug lane alone: every VM test on the debug kernel (built first,
+# once, when the cache lacks it).
+check-debug:
+	scripts/check --debug-only
+
+debug-kernel: deps
+	scripts/debug-kernel build
+
+SOAK_MINUTES ?= 30
+soak: deps
+	scripts/soak --minutes $(SOAK_MINUTES)
 
 bench: deps
 	scripts/bench

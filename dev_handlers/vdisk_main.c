@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/error-injection.h>
 
 #include "vdisk.h"
 
@@ -227,8 +228,8 @@ static int vdisk_attach(struct scst_device *dev)
 	return 0;
 }
 
-static struct vdisk_dev *vdisk_alloc(const struct vdisk_backend *be,
-				     const char *name)
+static noinline struct vdisk_dev *vdisk_alloc(const struct vdisk_backend *be,
+					      const char *name)
 {
 	struct vdisk_dev *vdev;
 
@@ -243,6 +244,8 @@ static struct vdisk_dev *vdisk_alloc(const struct vdisk_backend *be,
 	init_waitqueue_head(&vdev->caw_wq);
 	return vdev;
 }
+
+ALLOW_ERROR_INJECTION(vdisk_alloc, NULL);
 
 static void vdisk_free(struct vdisk_dev *vdev)
 {

@@ -38,6 +38,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/kthread.h>
+#include <linux/error-injection.h>
 #include <rdma/ib_cache.h>
 
 #include "ib_srpt.h"
@@ -347,6 +348,8 @@ free_ch:
 	kfree(ch);
 	return NULL;
 }
+
+ALLOW_ERROR_INJECTION(srpt_ch_alloc, NULL);
 
 /* The last reference is gone: free what the channel still holds. */
 static void srpt_ch_free(struct kref *kref)

@@ -44,6 +44,7 @@
 #include <linux/slab.h>
 #include <linux/scatterlist.h>
 #include <linux/highmem.h>
+#include <linux/error-injection.h>
 
 #include "ib_srpt.h"
 
@@ -316,8 +317,8 @@ static void srpt_free_rw_ctxs(struct srpt_send_ioctx *ioctx)
  * Returns the number of send queue entries the contexts need, or a
  * negative errno.
  */
-static int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *ioctx, u32 xfer,
-			      enum dma_data_direction dir)
+static noinline int srpt_alloc_rw_ctxs(struct srpt_send_ioctx *ioctx,
+				       u32 xfer, enum dma_data_direction dir)
 {
 	struct srpt_rdma_ch *ch = ioctx->ch;
 	struct scst_cmd *cmd = ioctx->cmd;
@@ -378,6 +379,8 @@ unwind:
 	srpt_free_rw_ctxs(ioctx);
 	return ret;
 }
+
+ALLOW_ERROR_INJECTION(srpt_alloc_rw_ctxs, ERRNO);
 
 /* ---------------------------------------------------------------------- */
 /* Posting                                                                */

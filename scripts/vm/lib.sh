@@ -15,6 +15,12 @@ vm_die() {
 vm_kernel_release() {
 	local series=$1 rel best=
 
+	# the debug kernel (scripts/debug-kernel) lives in its cache
+	if [ "$series" = debug ]; then
+		"$VM_TOP/scripts/debug-kernel" --release ||
+			vm_die "the debug kernel is not built (make debug-kernel)"
+		return
+	fi
 	for d in /lib/modules/"$series".*-amd64; do
 		[ -d "$d" ] || continue
 		rel=${d##*/}
@@ -55,10 +61,19 @@ vm_cache_lock() {
 	flock "$vm_lock_fd"
 }
 
+# vm_is_debug KREL: whether KREL is the debug kernel's release.
+vm_is_debug() {
+	[[ $1 == *-scst-debug ]]
+}
+
 # vm_vmlinux KREL: path of the cached vmlinux for that kernel.
 vm_vmlinux() {
 	local krel=$1 dir=$VM_BUILD/$1
 
+	if vm_is_debug "$krel"; then
+		"$VM_TOP/scripts/debug-kernel" --vmlinux
+		return
+	fi
 	mkdir -p "$dir"
 	vm_cache_lock "$dir"
 	if [ ! -s "$dir/vmlinux" ] || [ "/boot/vmlinuz-$krel" -nt "$dir/vmlinux" ]; then
@@ -75,8 +90,11 @@ vm_base_cpio() {
 	local krel=$1 dir=$VM_BUILD/$1 key
 
 	mkdir -p "$dir"
+	# the modules' directory too: the debug kernel's release stays the
+	# same when its config (and cache directory) changes
 	key=$( { cat "$VM_TOP/scripts/vm/mkinitramfs"; echo "$krel";
-		 dpkg-query -W 2>/dev/null; } | sha256sum | cut -c1-16)
+		 readlink -f "/lib/modules/$krel"; dpkg-query -W 2>/dev/null; } |
+	       sha256sum | cut -c1-16)
 	vm_cache_lock "$dir"
 	if [ ! -s "$dir/base-$key.cpio" ]; then
 		rm -f "$dir"/base-*.cpio
