@@ -1,0 +1,262 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The soak (make soak, scripts/soak; not in make check): for SOAK_SECONDS
+# (default 1800), fio --verify=crc32c loops over SRP (two Soft-RoCE
+# devices on a veth wire) and over scst_local, on every vdisk kind and on
+# dev_disk, while
+#  - every 30 s the target's RDMA device is deleted and added again
+#    (rdma link delete/add; ib_srp holds the I/O and reconnects),
+#  - every 10 s a LUN RESET or a target reset comes from the initiator
+#    (sg_reset -d / -t, alternating, on a random LUN),
+#  - every 60 s a session is force-closed (scst_local and SRP in turn),
+#  - every 20 s a LUN is added and removed on each target under the I/O,
+#  - every 45 s a second SRP login (another initiator extension) logs in,
+#    reads and logs out.
+# It passes with no fio verify or I/O error, no command older than 60 s at
+# the end (oldest_command_ms), slab and MemAvailable back within 2% of
+# their start once everything is torn down and our modules are unloaded,
+# and (the harness) a clean dmesg and kmemleak scan. The last lines are
+# "SOAK-SUMMARY: ..." for scripts/soak's report.
+. /tests/lib/common.sh
+. /tests/lib/scst.sh
+. /tests/lib/rxe.sh
+. /tests/lib/srp.sh
+. /tests/lib/srpt.sh
+
+SOAK_SECONDS=${SOAK_SECONDS:-1800}
+summary() {
+	echo "SOAK-SUMMARY: $*"
+}
+
+# mem_now: "SLAB_KB MEMAVAILABLE_KB" after dropping what the kernel keeps
+# as a cache, so that a comparison sees what is really held
+mem_now() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	for f in /sys/kernel/slab/*/shrink; do
+		echo 1 > "$f" 2> /dev/null
+	done
+	sleep 2
+	awk '/^Slab:/ { s = $2 } /^MemAvailable:/ { a = $2 }
+	     END { print s, a }' /proc/meminfo
+}
+
+# Everything the kernel itself allocates for the setup (modules, Soft-RoCE,
+# the RAM disks filled once, the backing files) comes before the start
+# figures; our modules, targets and sessions after.
+run modprobe -a sd_mod sg
+run modprobe brd rd_nr=2 rd_size=65536
+for r in ram0 ram1; do
+	run dd if=/dev/zero of=/dev/$r bs=1M count=64 status=none
+done
+for f in 1 2; do
+	run dd if=/dev/zero of=/tmp/soak$f.img bs=1M count=48 status=none
+done
+sdebug_load dev_size_mb=48 max_luns=2
+rxe_setup_two
+run modprobe ib_srp
+read -r slab0 avail0 < <(mem_now)
+log "start: Slab ${slab0} kB, MemAvailable ${avail0} kB"
+
+srpt_load
+scst_local_load
+run modprobe scst_disk
+H=$SCST/handlers
+T=$(srpt_tgt rxe0)
+wait_for 10 "target of rxe0" test -d "$T"
+id=$(srpt_login_field "$T" tid_ext)
+mgmt $H/vdisk_blockio/mgmt "add_device l_bio filename=/dev/ram0"
+mgmt $H/vdisk_fileio/mgmt "add_device l_fio filename=/tmp/soak1.img"
+mgmt $H/vdisk_nullio/mgmt "add_device l_null size_mb=64"
+mgmt $H/vdisk_blockio/mgmt "add_device s_bio filename=/dev/ram1"
+mgmt $H/vdisk_fileio/mgmt "add_device s_fio filename=/tmp/soak2.img"
+mgmt $H/vdisk_nullio/mgmt "add_device s_null size_mb=64"
+sd_hctls=()
+for d in /sys/bus/scsi/devices/*:*:*:*; do
+	grep -q '^scsi_debug' "$d/model" 2>/dev/null && sd_hctls+=("${d##*/}")
+done
+[ ${#sd_hctls[@]} = 2 ] || fail "expected 2 scsi_debug LUNs: ${sd_hctls[*]}"
+for h in "${sd_hctls[@]}"; do
+	mgmt $H/dev_disk/mgmt "add_device $h"
+done
+mgmt $H/vdisk_nullio/mgmt "add_device x_null size_mb=8"
+for l in "s_bio 0" "s_fio 1" "s_null 2" "${sd_hctls[1]} 3"; do
+	mgmt "$T/luns/mgmt" "add $l"
+done
+run sh -c "echo 1 > '$T/enabled'"
+LT=$SCST/targets/scst_local/soak
+local_target soak soakhost "l_bio 0" "l_fio 1" "l_null 2" "${sd_hctls[0]} 3"
+lhost=$host
+srp_login "$id" "$id" "queue_size=64"
+for l in 0 1 2 3; do
+	srpt_wait_lun $l
+done
+rp=/sys/class/srp_remote_ports/$SRP_RPORT
+# hold the I/O across the link flaps rather than failing it (as a
+# multipath-less host would be configured): reconnect every 2 s
+run sh -c "echo 600 > $rp/dev_loss_tmo"
+run sh -c "echo off > $rp/fast_io_fail_tmo"
+run sh -c "echo 2 > $rp/reconnect_delay"
+shost=$SRP_HOST
+for l in 0 1 2 3; do
+	clear_ua "$(lun_sg $lhost $l)"
+	srpt_clear_ua_all_channels "$(lun_sg $shost $l)"
+done
+
+# --- the I/O ---------------------------------------------------------
+stop=/tmp/soak.stop
+rm -f $stop
+# io_loop NAME DISK: fio --verify rounds on a disk until the stop file
+# exists; one line per round in /tmp/NAME.rounds (0 = verified)
+io_loop() {
+	local name=$1 disk=$2 rc
+	: > /tmp/$name.rounds
+	while [ ! -e $stop ]; do
+		fio --name="$name" --filename="$disk" --ioengine=libaio \
+			--direct=1 --rw=randwrite --bsrange=4k-64k --iodepth=16 \
+			--size=24M --verify=crc32c --do_verify=1 --verify_fatal=1 \
+			--output=/tmp/$name.last > /dev/null 2>&1
+		rc=$?
+		echo $rc >> /tmp/$name.rounds
+		[ $rc = 0 ] || cp /tmp/$name.last /tmp/$name.failed.$(wc -l < /tmp/$name.rounds)
+	done
+}
+# read_loop NAME DISK: reads only (NULLIO keeps no data to verify)
+read_loop() {
+	local name=$1 disk=$2 rc
+	: > /tmp/$name.rounds
+	while [ ! -e $stop ]; do
+		fio --name="$name" --filename="$disk" --ioengine=libaio \
+			--direct=1 --rw=randread --bs=4k --iodepth=16 \
+			--size=64M --output=/tmp/$name.last > /dev/null 2>&1
+		rc=$?
+		echo $rc >> /tmp/$name.rounds
+		[ $rc = 0 ] || cp /tmp/$name.last /tmp/$name.failed.$(wc -l < /tmp/$name.rounds)
+	done
+}
+loops=()
+io_loop local-bio "$(lun_disk $lhost 0)" & loops+=($!)
+io_loop local-fio "$(lun_disk $lhost 1)" & loops+=($!)
+read_loop local-null "$(lun_disk $lhost 2)" & loops+=($!)
+io_loop local-disk "$(lun_disk $lhost 3)" & loops+=($!)
+io_loop srp-bio "$(lun_disk $shost 0)" & loops+=($!)
+io_loop srp-fio "$(lun_disk $shost 1)" & loops+=($!)
+read_loop srp-null "$(lun_disk $shost 2)" & loops+=($!)
+io_loop srp-disk "$(lun_disk $shost 3)" & loops+=($!)
+names=(local-bio local-fio local-null local-disk srp-bio srp-fio srp-null srp-disk)
+
+# --- the disturbances --------------------------------------------------
+# answered SECONDS CMD...: CMD must end within SECONDS (any status)
+answered() {
+	local secs=$1
+	shift
+	timeout -k 5 "$secs" "$@" > /dev/null 2>&1
+	[ $? -lt 124 ] || fail "no answer within ${secs}s: $*"
+}
+
+n_flap=0 n_reset=0 n_close=0 n_lun=0 n_login=0
+start=$(date +%s)
+now=$start
+next_flap=$((start + 30)) next_reset=$((start + 10)) next_close=$((start + 60))
+next_lun=$((start + 20)) next_login=$((start + 45))
+while [ $((now - start)) -lt "$SOAK_SECONDS" ]; do
+	sleep 1
+	now=$(date +%s)
+	if [ "$now" -ge $next_reset ]; then
+		next_reset=$((now + 10))
+		l=$((RANDOM % 4))
+		if [ $((n_reset % 2)) = 0 ]; then how=-d; else how=-t; fi
+		if [ $((RANDOM % 2)) = 0 ]; then h=$lhost; else h=$shost; fi
+		sg=$(lun_sg "$h" $l) && answered 120 sg_reset $how "$sg"
+		n_reset=$((n_reset + 1))
+	fi
+	if [ "$now" -ge $next_lun ]; then
+		next_lun=$((now + 20))
+		for t in "$T" "$LT"; do
+			mgmt "$t/luns/mgmt" "add x_null 7"
+		done
+		sleep 1
+		for t in "$T" "$LT"; do
+			mgmt "$t/luns/mgmt" "del 7"
+		done
+		n_lun=$((n_lun + 1))
+	fi
+	if [ "$now" -ge $next_close ]; then
+		next_close=$((now + 60))
+		if [ $((n_close % 2)) = 0 ]; then
+			s=$LT/sessions/soakhost
+		else
+			s=$(ls -d "$T"/sessions/* 2>/dev/null | head -n 1)
+		fi
+		[ -n "$s" ] && [ -e "$s/force_close" ] &&
+			{ echo 1 > "$s/force_close" || fail "force_close $s refused"; }
+		n_close=$((n_close + 1))
+	fi
+	if [ "$now" -ge $next_flap ]; then
+		next_flap=$((now + 30))
+		answered 60 rdma link delete rxe0
+		sleep 2
+		answered 60 rdma link add rxe0 type rxe netdev veth0
+		wait_for 30 "rxe0 port ACTIVE" rxe_port_active rxe0
+		n_flap=$((n_flap + 1))
+	fi
+	if [ "$now" -ge $next_login ]; then
+		next_login=$((now + 45))
+		spec="id_ext=$id,ioc_guid=$id,dest=$SRP_DEST_IP:$SRP_PORT"
+		spec+=",src=$SRP_SRC_IP,initiator_ext=$(printf %016x $((n_login + 1)))"
+		before=$(srp_remote_ports)
+		if timeout 60 sh -c "echo '$spec' > $(srp_initiator_sysfs)/add_target" 2>/dev/null; then
+			sleep 3
+			for p in $(srp_remote_ports); do
+				grep -qx "$p" <<< "$before" && continue
+				echo 1 > /sys/class/srp_remote_ports/$p/delete
+			done
+			n_login=$((n_login + 1))
+		fi
+	fi
+done
+summary "disturbances: link flaps $n_flap, resets $n_reset, force-closes $n_close, LUN add/remove $n_lun, extra logins $n_login"
+
+# --- the end: every round ends, every command is answered ---------------
+touch $stop
+for p in "${loops[@]}"; do
+	if ! timeout 600 tail --pid="$p" -f /dev/null; then
+		fail "an I/O loop did not end within 600 s after the stop"
+	fi
+done
+oldest=0
+for f in $SCST/targets/*/*/sessions/*/oldest_command_ms; do
+	[ -e "$f" ] || continue
+	v=$(cat "$f")
+	[ "$v" -gt "$oldest" ] && oldest=$v
+done
+summary "oldest command at the end: ${oldest} ms"
+bad=0
+for n in "${names[@]}"; do
+	rounds=$(wc -l < /tmp/$n.rounds)
+	errs=$(grep -cv '^0$' /tmp/$n.rounds)
+	summary "fio $n: $rounds rounds, $errs failed"
+	[ "$errs" = 0 ] || { bad=1; cat /tmp/$n.failed.* | head -n 40; }
+done
+
+# --- teardown and memory ----------------------------------------------
+srp_logout
+for p in $(srp_remote_ports); do
+	echo 1 > /sys/class/srp_remote_ports/$p/delete
+done
+mgmt $SCST/targets/scst_local/mgmt "del_target soak"
+run sh -c "echo 0 > '$T/enabled'"
+for m in scst_srpt scst_local scst_disk scst_vdisk scst; do
+	run modprobe -r $m
+done
+read -r slab1 avail1 < <(mem_now)
+dslab=$(( (slab1 - slab0) * 1000 / slab0 ))
+davail=$(( (avail0 - avail1) * 1000 / avail0 ))
+summary "slab ${slab0} -> ${slab1} kB ($((dslab / 10)).$((dslab < 0 ? -dslab % 10 : dslab % 10))%), MemAvailable ${avail0} -> ${avail1} kB (-$((davail / 10)).$((davail < 0 ? -davail % 10 : davail % 10))%)"
+[ "$bad" = 0 ] || fail "fio reported errors"
+[ "$oldest" -lt 60000 ] || fail "a command older than 60 s at the end (${oldest} ms)"
+[ "$dslab" -le 20 ] || fail "slab grew by more than 2%"
+[ "$davail" -le 20 ] || fail "MemAvailable fell by more than 2%"
+summary "passed"
+exit 0
