@@ -791,11 +791,17 @@ void scst_process_cmd(struct scst_cmd *cmd)
 	}
 }
 
+/*
+ * The session may be freed as soon as its active_cmds reaches 0
+ * (scst_abort_sess_cmds_and_wait() at unregistration): that decrement is
+ * the last access to it. A command without a LUN holds no nexus
+ * reference, so nothing else keeps the session for it.
+ */
 void scst_free_cmd(struct scst_cmd *cmd)
 {
 	unsigned long flags;
 	struct scst_session *sess = cmd->sess;
-	bool aborted = scst_cmd_is_aborted(cmd);
+	bool aborted;
 
 	if (sess->tgt->tgtt->on_free_cmd)
 		sess->tgt->tgtt->on_free_cmd(cmd);
@@ -814,6 +820,11 @@ void scst_free_cmd(struct scst_cmd *cmd)
 
 	spin_lock_irqsave(&sess->sess_lock, flags);
 	list_del(&cmd->sess_entry);
+	/*
+	 * Read with the command still on the list, under the lock a TMF
+	 * marks it with: aborted before, its TMF waits for it to go.
+	 */
+	aborted = scst_cmd_is_aborted(cmd);
 	spin_unlock_irqrestore(&sess->sess_lock, flags);
 
 	scst_free_data_buf(cmd);
@@ -821,8 +832,9 @@ void scst_free_cmd(struct scst_cmd *cmd)
 		scst_put_tgt_dev(cmd->tgt_dev);
 	kmem_cache_free(scst_cmd_cache, cmd);
 
+	/* fully ordered: every access to @sess above comes before it */
 	if (atomic_dec_and_test(&sess->active_cmds) || aborted)
-		wake_up_all(&scst_tmf_waitq);
+		wake_up_all(&scst_tmf_waitq);	/* not @sess's: may be gone */
 }
 
 /**

@@ -896,7 +896,11 @@ void scst_unregister_target(struct scst_tgt *tgt)
 			break;
 		tgtt->close_session(found);
 	}
-	wait_event(scst_tmf_waitq, list_empty_careful(&tgt->sess_list));
+	/*
+	 * Not sess_list: a session leaves it before its unregistration is
+	 * done with @tgt (scst_finish_unregister_session()).
+	 */
+	wait_event(scst_tmf_waitq, atomic_read(&tgt->nr_sess) == 0);
 
 	mutex_lock(&scst_mutex);
 	list_del(&tgt->tgtt_entry);
@@ -995,6 +999,7 @@ struct scst_session *scst_register_session(struct scst_tgt *tgt,
 	if (ret)
 		goto free_map;
 	list_add_tail(&sess->tgt_entry, &tgt->sess_list);
+	atomic_inc(&tgt->nr_sess);
 	mutex_unlock(&scst_mutex);
 	pr_info("session %s registered on %s/%s (group %s)\n", sess->sess_name,
 		tgt->tgtt->name, tgt->name,
@@ -1040,7 +1045,12 @@ static void scst_finish_unregister_session(struct scst_session *sess)
 	if (done)
 		done(sess);
 	scst_sysfs_sess_free(sess);
-	wake_up_all(&scst_tmf_waitq);
+	/*
+	 * The last access to @tgt, fully ordered: scst_unregister_target()
+	 * may free it once the count reaches 0.
+	 */
+	if (atomic_dec_and_test(&tgt->nr_sess))
+		wake_up_all(&scst_tmf_waitq);
 }
 
 static void scst_unregister_session_work(struct work_struct *work)

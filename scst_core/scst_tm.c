@@ -74,7 +74,22 @@ static void scst_wait_sess_aborted(struct scst_session *sess, u64 gen)
 			sess->sess_name);
 }
 
-/* I_T nexus loss: abort every command of @sess and wait for them all. */
+/*
+ * Every command of @sess is freed and scst_free_cmd() is done with the
+ * session: the list empties before the last active_cmds decrement, which
+ * is scst_free_cmd()'s last access to it. Both, as scst_rx_cmd() lists a
+ * command before it counts it.
+ */
+static bool scst_sess_cmds_gone(struct scst_session *sess)
+{
+	return list_empty_careful(&sess->cmd_list) &&
+	       atomic_read(&sess->active_cmds) == 0;
+}
+
+/*
+ * I_T nexus loss: abort every command of @sess and wait until none of
+ * them touches the session any more, so that the caller may free it.
+ */
 void scst_abort_sess_cmds_and_wait(struct scst_session *sess)
 {
 	struct scst_tmf_scope scope = {
@@ -82,8 +97,7 @@ void scst_abort_sess_cmds_and_wait(struct scst_session *sess)
 	};
 
 	scst_abort_sess_cmds(sess, &scope);
-	while (wait_event_timeout(scst_tmf_waitq,
-				  list_empty_careful(&sess->cmd_list),
+	while (wait_event_timeout(scst_tmf_waitq, scst_sess_cmds_gone(sess),
 				  60 * HZ) == 0)
 		pr_warn("session %s: %d commands still outstanding\n",
 			sess->sess_name, atomic_read(&sess->active_cmds));

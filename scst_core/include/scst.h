@@ -437,6 +437,7 @@ struct scst_tgt {
 	struct scst_acg *default_acg;		/* the target's own LUNs */
 	struct list_head acg_list;		/* its ini_groups */
 	struct list_head sess_list;
+	atomic_t nr_sess;			/* registered, not yet freed */
 	struct completion kobj_released;
 };
 
