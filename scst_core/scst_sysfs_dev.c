@@ -221,7 +221,7 @@ static ssize_t scst_dev_threads_num_store(struct kobject *kobj,
 					  const char *buf, size_t count)
 {
 	struct scst_device *dev = scst_kobj_to_dev(kobj);
-	int n, ret;
+	int n, old, ret;
 
 	ret = kstrtoint(buf, 0, &n);
 	if (ret) {
@@ -230,12 +230,18 @@ static ssize_t scst_dev_threads_num_store(struct kobject *kobj,
 		return ret;
 	}
 	mutex_lock(&dev->dev_mutex);
+	old = dev->threads_num;
 	ret = scst_dev_set_threads(dev, n, dev->threads_pool_type);
 	mutex_unlock(&dev->dev_mutex);
-	if (ret) {
+	if (ret == -EBUSY || ret == -EINVAL) {
 		pr_err("%s: threads_num %d refused (%s)\n", dev->name, n,
 		       ret == -EBUSY ? "sessions use the device" :
 		       "1-64; 0 for handlers that do not sleep");
+		return ret;
+	}
+	if (ret) {
+		pr_err("%s: threads_num %d: cannot start the threads (%d); the %d threads before stay\n",
+		       dev->name, n, ret, old);
 		return ret;
 	}
 	return count;
@@ -274,10 +280,15 @@ static ssize_t scst_dev_threads_pool_type_store(struct kobject *kobj,
 	mutex_lock(&dev->dev_mutex);
 	ret = scst_dev_set_threads(dev, dev->threads_num, t);
 	mutex_unlock(&dev->dev_mutex);
-	if (ret) {
+	if (ret == -EBUSY || ret == -EINVAL) {
 		pr_err("%s: threads_pool_type refused (%s)\n", dev->name,
 		       ret == -EBUSY ? "sessions use the device" :
 		       "the handler does not use threads");
+		return ret;
+	}
+	if (ret) {
+		pr_err("%s: threads_pool_type %s: cannot start the threads (%d); the type before stays\n",
+		       dev->name, scst_pool_type_names[t], ret);
 		return ret;
 	}
 	return count;

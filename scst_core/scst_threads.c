@@ -19,6 +19,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/error-injection.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -81,48 +82,119 @@ void scst_dev_queue_exec(struct scst_cmd *cmd)
 	wake_up(&p->wq);
 }
 
-void scst_threads_stop(struct scst_cmd_threads *p)
+/* Stop the threads on @list (of one pool; its queue stays). */
+static void scst_threads_stop_list(struct list_head *list)
 {
 	struct scst_cmd_thread *t, *tmp;
 
-	list_for_each_entry_safe(t, tmp, &p->threads, entry) {
+	list_for_each_entry_safe(t, tmp, list, entry) {
 		kthread_stop(t->task);
 		list_del(&t->entry);
 		kfree(t);
 	}
+}
+
+void scst_threads_stop(struct scst_cmd_threads *p)
+{
+	scst_threads_stop_list(&p->threads);
 	p->nr = 0;
 }
 
-/* Start @n threads in @p, on @mask (NULL: all CPUs). */
+/*
+ * Start one thread serving @p, number @i, onto @list. Its own function so
+ * that the debug kernel's fail_function can make it fail
+ * (tests/vm/core-threads.sh): the callers' error paths must leave a
+ * device with the threads it had.
+ */
+static noinline int scst_thread_add(struct scst_cmd_threads *p,
+				    struct list_head *list,
+				    const char *dev_name, unsigned int i,
+				    const struct cpumask *mask)
+{
+	struct scst_cmd_thread *t;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	t->task = kthread_create(scst_thread_fn, p, "scst_%.8s_%u",
+				 dev_name, i);
+	if (IS_ERR(t->task)) {
+		int ret = PTR_ERR(t->task);
+
+		kfree(t);
+		return ret;
+	}
+	if (mask)
+		set_cpus_allowed_ptr(t->task, mask);
+	wake_up_process(t->task);
+	list_add_tail(&t->entry, list);
+	return 0;
+}
+
+ALLOW_ERROR_INJECTION(scst_thread_add, ERRNO);
+
+/*
+ * Start @n threads serving @p onto @list, not yet on @p->threads: all of
+ * them or, on failure, none (those started are stopped again).
+ */
+static int scst_threads_spawn(struct scst_cmd_threads *p,
+			      struct list_head *list, unsigned int n,
+			      const char *dev_name, const struct cpumask *mask)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = scst_thread_add(p, list, dev_name, i, mask);
+		if (ret) {
+			scst_threads_stop_list(list);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Start @n threads in the empty pool @p, on @mask (NULL: all CPUs). */
 int scst_threads_start(struct scst_cmd_threads *p, unsigned int n,
 		       const char *dev_name, const struct cpumask *mask)
 {
-	struct scst_cmd_thread *t;
-	unsigned int i;
+	LIST_HEAD(list);
+	int ret;
 
-	for (i = 0; i < n; i++) {
-		t = kzalloc(sizeof(*t), GFP_KERNEL);
-		if (!t)
-			goto stop_threads;
-		t->task = kthread_create(scst_thread_fn, p, "scst_%.8s_%u",
-					 dev_name, i);
-		if (IS_ERR(t->task)) {
-			pr_err("device %s: cannot start a thread: %ld\n",
-			       dev_name, PTR_ERR(t->task));
-			kfree(t);
-			goto stop_threads;
-		}
-		if (mask)
-			set_cpus_allowed_ptr(t->task, mask);
-		wake_up_process(t->task);
-		list_add_tail(&t->entry, &p->threads);
-		p->nr++;
+	WARN_ON_ONCE(!list_empty(&p->threads));
+	ret = scst_threads_spawn(p, &list, n, dev_name, mask);
+	if (ret) {
+		pr_err("device %s: cannot start its threads: %d\n", dev_name,
+		       ret);
+		return ret;
 	}
+	list_splice_tail(&list, &p->threads);
+	p->nr = n;
 	return 0;
+}
 
-stop_threads:
-	scst_threads_stop(p);
-	return -ENOMEM;
+/*
+ * Replace the threads of @p, which commands may be using, by @n new ones:
+ * the new ones run before the old ones stop, so the pool's queue is never
+ * without a thread, and on failure the old ones stay. A command queued
+ * meanwhile is taken by whichever thread comes first; an old thread
+ * empties the queue before it checks that it must stop.
+ */
+static int scst_threads_restart(struct scst_cmd_threads *p, unsigned int n,
+				const char *dev_name)
+{
+	LIST_HEAD(new);
+	LIST_HEAD(old);
+	int ret;
+
+	ret = scst_threads_spawn(p, &new, n, dev_name, NULL);
+	if (ret)
+		return ret;
+	list_splice_init(&p->threads, &old);
+	list_splice(&new, &p->threads);
+	p->nr = n;
+	scst_threads_stop_list(&old);
+	return 0;
 }
 
 void scst_threads_set_affinity(struct scst_cmd_threads *p,
@@ -139,6 +211,7 @@ int scst_dev_start_threads(struct scst_device *dev)
 	scst_threads_init(&dev->threads);
 	INIT_LIST_HEAD(&dev->ini_pools);
 	dev->nr_ini_pools = 0;
+	dev->threads_users = 0;
 	if (dev->threads_pool_type != SCST_THREADS_POOL_SHARED)
 		return 0;
 	return scst_threads_start(&dev->threads, dev->threads_num, dev->name,
@@ -147,7 +220,7 @@ int scst_dev_start_threads(struct scst_device *dev)
 
 void scst_dev_stop_threads(struct scst_device *dev)
 {
-	WARN_ON_ONCE(!list_empty(&dev->ini_pools));
+	WARN_ON_ONCE(!list_empty(&dev->ini_pools) || dev->threads_users);
 	scst_threads_stop(&dev->threads);
 }
 
@@ -198,6 +271,7 @@ static int scst_tgt_dev_use_overflow_pool(struct scst_tgt_dev *tgt_dev)
 				    dev->threads_num);
 	}
 	tgt_dev->threads = &dev->threads;
+	dev->threads_users++;
 	return 0;
 }
 
@@ -217,8 +291,7 @@ int scst_tgt_dev_start_threads(struct scst_tgt_dev *tgt_dev,
 
 	tgt_dev->threads = &dev->threads;
 	tgt_dev->ini_pool = NULL;
-	if (!dev->handler->exec_may_sleep ||
-	    dev->threads_pool_type != SCST_THREADS_POOL_PER_INITIATOR)
+	if (!dev->handler->exec_may_sleep)
 		return 0;
 
 	mask = kmalloc(sizeof(*mask), GFP_KERNEL);
@@ -226,7 +299,18 @@ int scst_tgt_dev_start_threads(struct scst_tgt_dev *tgt_dev,
 		return -ENOMEM;
 	scst_sess_cpu_mask(sess, acg, mask);
 
+	/*
+	 * The pool type is read, and the nexus counted as a user of the pool
+	 * it gets, under dev_mutex: scst_dev_set_threads() must neither
+	 * change the type nor stop the shared pool between the two (the
+	 * nexus would point at a pool without threads, its commands would
+	 * wait forever). It is on dev->tgt_dev_list only later.
+	 */
 	mutex_lock(&dev->dev_mutex);
+	if (dev->threads_pool_type != SCST_THREADS_POOL_PER_INITIATOR) {
+		dev->threads_users++;
+		goto unlock;
+	}
 	pool = scst_find_ini_pool(dev, sess->initiator_name);
 	if (pool) {
 		/* its threads may run where any of its sessions may */
@@ -265,17 +349,22 @@ unlock:
 	return ret;
 }
 
-/* The last nexus of an initiator's pool stops its threads. */
+/*
+ * The last nexus of an initiator's pool stops its threads; the device's
+ * own pool (shared, or the overflow one) stays.
+ */
 void scst_tgt_dev_stop_threads(struct scst_tgt_dev *tgt_dev)
 {
 	struct scst_ini_pool *pool = tgt_dev->ini_pool;
 	struct scst_device *dev = tgt_dev->dev;
 
-	if (!pool)
+	if (!dev->handler->exec_may_sleep)
 		return;
 	tgt_dev->ini_pool = NULL;
 	mutex_lock(&dev->dev_mutex);
-	if (--pool->users) {
+	if (!pool) {
+		dev->threads_users--;	/* the shared or overflow pool */
+	} else if (--pool->users) {
 		pool = NULL;
 	} else {
 		list_del(&pool->entry);
@@ -328,33 +417,48 @@ void scst_tgt_apply_cpu_mask(struct scst_tgt *tgt)
 }
 
 /*
- * threads_num / threads_pool_type of a device. Changing a per-initiator
- * pool would mean restarting the threads of live sessions: refused while
- * sessions see the device.
+ * threads_num / threads_pool_type of a device, under dev_mutex. Changing
+ * a per-initiator pool would mean restarting the threads of live
+ * sessions: refused while nexuses use the device's threads. The shared
+ * pool of a device in use is replaced while it runs: the new threads
+ * start first, and if they cannot, the old ones stay and nothing changes.
+ *
+ * Return: 0, -EINVAL (bad value), -EBUSY (in use), or why the threads
+ * could not start (the device keeps its threads and settings).
  */
 int scst_dev_set_threads(struct scst_device *dev, int n,
 			 enum scst_threads_pool_type type)
 {
-	bool in_use;
-	unsigned long flags;
+	int ret;
 
+	lockdep_assert_held(&dev->dev_mutex);
 	if (!dev->handler->exec_may_sleep)
 		return n == 0 ? 0 : -EINVAL;
 	if (n < 1 || n > 64)
 		return -EINVAL;
-	spin_lock_irqsave(&dev->dev_lock, flags);
-	in_use = !list_empty(&dev->tgt_dev_list);
-	spin_unlock_irqrestore(&dev->dev_lock, flags);
-	if (in_use && (type != SCST_THREADS_POOL_SHARED ||
-		       dev->threads_pool_type != SCST_THREADS_POOL_SHARED))
+	if (n == dev->threads_num && type == dev->threads_pool_type)
+		return 0;
+	if ((dev->threads_users || dev->nr_ini_pools) &&
+	    (type != SCST_THREADS_POOL_SHARED ||
+	     dev->threads_pool_type != SCST_THREADS_POOL_SHARED))
 		return -EBUSY;
 
-	scst_threads_stop(&dev->threads);
+	if (type == SCST_THREADS_POOL_SHARED) {
+		if (dev->threads.nr)
+			ret = scst_threads_restart(&dev->threads, n,
+						   dev->name);
+		else
+			ret = scst_threads_start(&dev->threads, n, dev->name,
+						 NULL);
+		if (ret)
+			return ret;
+	} else {
+		/* nobody uses the overflow pool: the next one gets @n */
+		scst_threads_stop(&dev->threads);
+	}
 	dev->threads_num = n;
 	dev->threads_pool_type = type;
-	if (type != SCST_THREADS_POOL_SHARED)
-		return 0;
-	return scst_threads_start(&dev->threads, n, dev->name, NULL);
+	return 0;
 }
 
 static ssize_t scst_threads_emit_pids(struct scst_cmd_threads *p, char *buf,

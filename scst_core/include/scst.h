@@ -325,6 +325,7 @@ struct scst_device {
 	struct scst_cmd_threads threads;	/* the shared pool */
 	struct list_head ini_pools;		/* per_initiator; dev_mutex */
 	unsigned int nr_ini_pools;
+	unsigned int threads_users;		/* nexuses on @threads; ditto */
 	/*
 	 * Persistent reservations (scst_pr_dev.c): pr_mutex serializes
 	 * PERSISTENT RESERVE OUT and the APTPL file; pr_lock guards @pr
