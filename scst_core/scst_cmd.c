@@ -2,11 +2,13 @@
 /*
  * scst_cmd.c - the life of a SCSI command in the core.
  *
- *   INIT           LUN lookup, unit attention, CDB parse, access checks
+ *   INIT           LUN lookup, CDB parse, reservations, unit attention,
+ *                  ALUA (scst_admit_decide() orders what is reported)
  *   PREPARE_SPACE  data buffer; for writes ->rdy_to_xfer(), then DATA_WAIT
  *   TASK_SET       SAM-5 8.6 task attributes (SIMPLE, ORDERED, HEAD OF
  *                  QUEUE) in the device's task set
- *   EXEC           the core's own commands, or the handler's ->exec(), on
+ *   EXEC           reservations again if they changed since INIT; the
+ *                  core's own commands, or the handler's ->exec(), on
  *                  this CPU or, for handlers that sleep, a device thread
  *   XMIT           ->xmit_response(); the driver ends with
  *                  scst_tgt_cmd_done(), which frees the command
@@ -392,7 +394,7 @@ void scst_rx_data_error(struct scst_cmd *cmd, u32 sense_code,
 EXPORT_SYMBOL_GPL(scst_rx_data_error);
 
 /* ---------------------------------------------------------------------- */
-/* INIT: LUN, unit attentions, parse, access checks                       */
+/* INIT: LUN, parse, reservations, unit attentions, ALUA                  */
 
 /* SPC-4 5.14 / SAM-5 5.14: these report rather than fail on a UA. */
 static bool scst_ua_exempt(u8 opcode)
@@ -474,12 +476,50 @@ static int scst_check_expected(struct scst_cmd *cmd)
 	return ret ? -EINVAL : 0;
 }
 
+/* Decode the CDB; 0, or -EINVAL with the command's sense set. */
+static int scst_init_parse(struct scst_cmd *cmd)
+{
+	int ret;
+
+	if (cmd->dev->handler->parse)
+		ret = cmd->dev->handler->parse(cmd);
+	else
+		ret = scst_cdb_parse(cmd);
+	if (ret)
+		return -EINVAL;
+	/* a handler's own ->parse() is held to the same limit */
+	if (!(cmd->cdb_flags & SCST_CDB_ALLOC_LEN) &&
+	    cmd->bufflen > scst_cmd_max_transfer(cmd)) {
+		scst_set_cmd_error(cmd, SCST_SENSE_INVALID_FIELD_IN_CDB);
+		return -EINVAL;
+	}
+	return scst_check_expected(cmd);
+}
+
+/*
+ * A unit attention or the ALUA state ends @cmd before its CDB counts:
+ * nothing of what the parse decoded (direction, lengths) is reported,
+ * as when these were checked before the parse.
+ */
+static void scst_init_unparse(struct scst_cmd *cmd)
+{
+	cmd->data_direction = SCST_DATA_NONE;
+	cmd->bufflen = 0;
+	cmd->cdb_bufflen = 0;
+	cmd->lba = 0;
+	cmd->nblocks = 0;
+	cmd->cdb_flags = 0;
+	cmd->fua = false;
+	cmd->dpo = false;
+}
+
 /* Return the next state. */
 static int scst_init_cmd(struct scst_cmd *cmd)
 {
+	struct scst_admit_conds c = { };
 	struct scst_tgt_dev *tgt_dev;
-	u32 ua;
-	int ret;
+	u32 ua, alua_sense = 0;
+	enum scst_admit verdict;
 
 	if (!cmd->cdb_len || cmd->cdb_len > SCST_MAX_CDB_SIZE) {
 		pr_warn_ratelimited("%s: CDB length %u out of range\n",
@@ -503,43 +543,57 @@ static int scst_init_cmd(struct scst_cmd *cmd)
 	cmd->tgt_dev = tgt_dev;
 	cmd->dev = tgt_dev->dev;
 
-	if (!scst_ua_exempt(cmd->cdb[0]) && scst_tgt_dev_pop_ua(tgt_dev, &ua)) {
-		scst_set_cmd_error(cmd, ua);
-		return SCST_CMD_STATE_XMIT;
-	}
-	/* SPC-4 5.16.2.4: only devices in an ALUA device group pay for it */
-	if (unlikely(READ_ONCE(cmd->dev->alua_dg))) {
-		ua = scst_alua_check_cmd(cmd);
-		if (ua) {
-			scst_set_cmd_error(cmd, ua);
-			return SCST_CMD_STATE_XMIT;
-		}
-	}
-
-	if (cmd->dev->handler->parse)
-		ret = cmd->dev->handler->parse(cmd);
-	else
-		ret = scst_cdb_parse(cmd);
-	if (ret)
-		return SCST_CMD_STATE_XMIT;
-	/* a handler's own ->parse() is held to the same limit */
-	if (!(cmd->cdb_flags & SCST_CDB_ALLOC_LEN) &&
-	    cmd->bufflen > scst_cmd_max_transfer(cmd)) {
-		scst_set_cmd_error(cmd, SCST_SENSE_INVALID_FIELD_IN_CDB);
-		return SCST_CMD_STATE_XMIT;
-	}
-	if (scst_check_expected(cmd))
-		return SCST_CMD_STATE_XMIT;
-
+	/*
+	 * Every condition first, then the one to report
+	 * (scst_admit_decide()): a command that meets a reservation gets
+	 * RESERVATION CONFLICT and leaves a pending unit attention for the
+	 * next command (SAM-5 5.3.2), so the reservation check, which needs
+	 * the decoded command, comes before a unit attention is taken.
+	 */
+	c.cdb_err = scst_init_parse(cmd) != 0;
 	/*
 	 * SPC-2 reservation (SPC-2 §5.5.1), then persistent reservations
 	 * (SPC-4 §5.9.1; one bool read while there are none).
 	 */
-	if (!scst_check_reservation(cmd) || scst_pr_cmd_conflicts(cmd)) {
-		scst_set_cmd_error_status(cmd, SCST_STATUS_RESERVATION_CONFLICT);
-		return SCST_CMD_STATE_XMIT;
+	if (!c.cdb_err)
+		c.res = scst_res_check(cmd);
+	c.ua = !scst_ua_exempt(cmd->cdb[0]) &&
+	       READ_ONCE(tgt_dev->ua_pending);
+	/* SPC-4 5.16.2.4: only devices in an ALUA device group pay for it */
+	if (unlikely(READ_ONCE(cmd->dev->alua_dg))) {
+		alua_sense = scst_alua_check_cmd(cmd);
+		c.alua = alua_sense != 0;
 	}
-	return SCST_CMD_STATE_PREPARE_SPACE;
+
+	verdict = scst_admit_decide(&c);
+	if (verdict == SCST_ADMIT_UA) {
+		if (scst_tgt_dev_pop_ua(tgt_dev, &ua)) {
+			scst_init_unparse(cmd);
+			scst_set_cmd_error(cmd, ua);
+			return SCST_CMD_STATE_XMIT;
+		}
+		/* taken meanwhile (REQUEST SENSE): the next condition */
+		c.ua = false;
+		verdict = scst_admit_decide(&c);
+	}
+	switch (verdict) {
+	case SCST_ADMIT_GO:
+		return SCST_CMD_STATE_PREPARE_SPACE;
+	case SCST_ADMIT_ALUA:
+		scst_init_unparse(cmd);
+		scst_set_cmd_error(cmd, alua_sense);
+		break;
+	case SCST_ADMIT_CONFLICT:
+		scst_set_cmd_error_status(cmd, SCST_STATUS_RESERVATION_CONFLICT);
+		break;
+	case SCST_ADMIT_NOT_READY:
+		scst_set_cmd_error(cmd, SCST_SENSE_NOT_READY_MANUAL);
+		break;
+	default:
+		/* SCST_ADMIT_CDB_ERR: the sense is set */
+		break;
+	}
+	return SCST_CMD_STATE_XMIT;
 }
 
 /*
@@ -659,6 +713,27 @@ void scst_cmd_exec_done(struct scst_cmd *cmd)
 EXPORT_SYMBOL_GPL(scst_cmd_exec_done);
 
 /*
+ * A reservation changed since @cmd was admitted: check it again, so that
+ * a command that waited (for its data-out, in the task set, behind a busy
+ * device thread) does not run after another nexus's RESERVE, PREEMPT or
+ * CLEAR that it conflicts with (SPC-4 §5.9.1). Costs one atomic read per
+ * command while nothing changes. Return true when @cmd ends here.
+ */
+static bool scst_exec_res_refused(struct scst_cmd *cmd)
+{
+	switch (scst_res_check(cmd)) {
+	case SCST_RES_CONFLICT:
+		scst_set_cmd_error_status(cmd, SCST_STATUS_RESERVATION_CONFLICT);
+		return true;
+	case SCST_RES_NOT_READY:
+		scst_set_cmd_error(cmd, SCST_SENSE_NOT_READY_MANUAL);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
  * Run ->exec() (or the core's emulation) on the current thread. A handler
  * answering SCST_EXEC_NEED_THREAD gets the command again on scst_exec_wq,
  * where it may sleep: the fast path (often an RDMA CQ worker that other
@@ -676,6 +751,9 @@ void scst_do_exec(struct scst_cmd *cmd)
 		cmd->may_block = true;
 	if (scst_cmd_is_aborted(cmd)) {
 		scst_set_cmd_error_status(cmd, SCST_STATUS_TASK_ABORTED);
+		scst_cmd_exec_done(cmd);
+	} else if (unlikely(scst_res_changed_since(cmd)) &&
+		   scst_exec_res_refused(cmd)) {
 		scst_cmd_exec_done(cmd);
 	} else {
 		res = scst_emulate_cmd(cmd);

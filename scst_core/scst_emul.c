@@ -154,6 +154,9 @@ static void scst_reserve_release(struct scst_cmd *cmd)
 	else
 		scst_spc2_release(&dev->spc2_res, cmd->sess);
 	spin_unlock_irqrestore(&dev->dev_lock, flags);
+	/* other nexuses' commands admitted before it are checked again */
+	if (reserve && !ret)
+		scst_res_changed(dev);
 	if (ret)
 		scst_set_cmd_error_status(cmd, SCST_STATUS_RESERVATION_CONFLICT);
 }

@@ -1304,3 +1304,47 @@ bool scst_pr_conflicts(const struct scst_pr_state *st,
 	return acc == PR_ACC_WRITE || type_excl_access(st->type);
 }
 EXPORT_SYMBOL_GPL(scst_pr_conflicts);
+
+/**
+ * scst_pr_unknown_allows() - what a logical unit whose persistent
+ *	reservation state is unknown still answers
+ * @cdb: the CDB
+ * @cdb_len: its length
+ *
+ * The state is unknown when the APTPL file could not be read: the
+ * reservation that fenced a node may be in it. So the logical unit is
+ * not ready (NOT READY, MANUAL INTERVENTION REQUIRED) for everything but
+ * the commands that identify it and report its paths, which SPC-4 §5.9.1
+ * table 63 allows through any reservation and which an initiator needs
+ * to find the device and see why it is not ready: INQUIRY, REPORT LUNS,
+ * REQUEST SENSE and, of MAINTENANCE IN, REPORT TARGET PORT GROUPS and
+ * REPORT SUPPORTED OPERATION CODES / TASK MANAGEMENT FUNCTIONS. TEST UNIT
+ * READY reports the logical unit not ready, which is its purpose;
+ * PERSISTENT RESERVE IN is refused too, as it would report a state that
+ * is not known.
+ *
+ * Return: true if the command may run.
+ */
+bool scst_pr_unknown_allows(const u8 *cdb, unsigned int cdb_len)
+{
+	if (!cdb_len)
+		return false;
+	switch (cdb[0]) {
+	case SCST_OP_INQUIRY:
+	case SCST_OP_REPORT_LUNS:
+	case SCST_OP_REQUEST_SENSE:
+		return true;
+	case SCST_OP_MAINTENANCE_IN:
+		if (cdb_len < 2)
+			return false;
+		switch (cdb[1] & 0x1f) {
+		case PR_MI_REPORT_TPG:
+		case SCST_MI_REPORT_SUPPORTED_OPCODES:
+		case PR_MI_REPORT_TMF:
+			return true;
+		}
+		return false;
+	}
+	return false;
+}
+EXPORT_SYMBOL_GPL(scst_pr_unknown_allows);

@@ -8,13 +8,15 @@
  * Written crash-safely: the text goes to <device>.tmp, which is synced,
  * renamed over <device> and the directory synced, so that after a crash
  * the file is the old state or the new one, never a mix. Read when the
- * device registers; a damaged file is refused with one log line and the
- * device starts with no reservations.
+ * device registers; a file that cannot be read or parsed is refused with
+ * one log line and the device's state is unknown (it fails closed) until
+ * the administrator's pr_file_reset moves the file aside.
  *
  * Called in process context without spinlocks: on scst_exec_wq with
  * dev->pr_mutex held (PERSISTENT RESERVE OUT), or in a kworker that
- * device registration waits for, before the device is visible; either
- * way paths resolve against the init task's root.
+ * device registration (or pr_file_reset, holding dev->pr_mutex) waits
+ * for, before the device is visible; either way paths resolve against
+ * the init task's root.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -267,6 +269,9 @@ int scst_pr_aptpl_persist(struct scst_device *dev, enum scst_pr_persist what)
 	int ret;
 
 	lockdep_assert_held(&dev->pr_mutex);
+	/* an unknown state never replaces the file it could not read */
+	if (WARN_ON_ONCE(dev->pr_unknown))
+		return -EIO;
 	ret = scst_pr_path(dev, "", path, sizeof(path));
 	if (!ret)
 		ret = scst_pr_path(dev, SCST_PR_TMP_SUFFIX, tmp, sizeof(tmp));
@@ -316,10 +321,13 @@ static ssize_t scst_pr_read_file(const char *path, char *buf, size_t size)
  * scst_pr_aptpl_load() - restore the state from the device's APTPL file
  * @dev: the new device, dev->pr initialized and empty
  *
- * No file: nothing to do. A file that cannot be read, or that
- * scst_pr_file_parse() refuses (one more byte than SCST_PR_FILE_MAX_LEN is
- * read so that it sees an oversized file), gets one log line naming the
- * file, the line and the reason, and the state stays empty.
+ * No file: nothing to do. A file that cannot be read (or no memory to
+ * read it), or that scst_pr_file_parse() refuses (one more byte than
+ * SCST_PR_FILE_MAX_LEN is read so that it sees an oversized file), gets
+ * one log line naming the file and the reason and leaves the state
+ * unknown (scst_pr_set_unknown()): it may hold the reservation that
+ * fences a node, so the device fails closed and the file is kept as it
+ * is until the administrator writes devices/<dev>/pr_file_reset.
  */
 void scst_pr_aptpl_load(struct scst_device *dev)
 {
@@ -333,26 +341,107 @@ void scst_pr_aptpl_load(struct scst_device *dev)
 	snprintf(path, sizeof(path), "%s/%s", SCST_PR_DIR, dev->name);
 	text = kvmalloc(SCST_PR_FILE_MAX_LEN + 1, GFP_KERNEL);
 	if (!text) {
-		pr_err("%s: out of memory reading %s: no reservations restored\n",
+		pr_err("%s: out of memory reading %s: persistent reservation state unknown, commands refused until pr_file_reset\n",
 		       dev->name, path);
+		scst_pr_set_unknown(dev, "out of memory reading %s", path);
 		return;
 	}
 	len = scst_pr_read_file(path, text, SCST_PR_FILE_MAX_LEN + 1);
 	if (len == -ENOENT)
 		goto free;
 	if (len < 0) {
-		pr_err("%s: cannot read %s: error %zd: no reservations restored\n",
+		pr_err("%s: cannot read %s: error %zd: persistent reservation state unknown, commands refused until pr_file_reset\n",
 		       dev->name, path, len);
+		scst_pr_set_unknown(dev, "cannot read %s: error %zd", path,
+				    len);
 		goto free;
 	}
 	if (scst_pr_file_parse(text, len, dev->pr, &err)) {
-		scst_pr_state_init(dev->pr);
-		pr_err("%s: %s line %u: %s: no reservations restored\n",
+		pr_err("%s: %s line %u: %s: persistent reservation state unknown, commands refused until pr_file_reset\n",
 		       dev->name, path, err.line, err.reason ? err.reason : "?");
+		scst_pr_set_unknown(dev, "%s line %u: %s", path, err.line,
+				    err.reason ? err.reason : "?");
 		goto free;
 	}
 	pr_info("%s: %u persistent reservation registrations restored from %s\n",
 		dev->name, dev->pr->nreg, path);
 free:
 	kvfree(text);
+}
+
+/* pr_file_reset in a kworker, as the file is read: the host's root */
+struct scst_pr_reset_work {
+	struct work_struct work;
+	struct scst_device *dev;
+	int ret;
+};
+
+static void scst_pr_reset_workfn(struct work_struct *work)
+{
+	struct scst_pr_reset_work *rw =
+		container_of(work, struct scst_pr_reset_work, work);
+	struct scst_device *dev = rw->dev;
+	char path[SCST_PR_PATH_MAX], bad[SCST_PR_PATH_MAX];
+	int ret;
+
+	ret = scst_pr_path(dev, "", path, sizeof(path));
+	if (!ret)
+		ret = scst_pr_path(dev, ".bad", bad, sizeof(bad));
+	if (!ret)
+		ret = scst_pr_rename(strrchr(path, '/') + 1,
+				     strrchr(bad, '/') + 1);
+	if (!ret) {
+		scst_pr_sync_dir(dev);
+		pr_info("%s: persistent reservation state reset by the administrator; %s moved to %s\n",
+			dev->name, path, bad);
+	} else if (ret == -ENOENT) {
+		ret = 0;
+		pr_info("%s: persistent reservation state reset by the administrator; no %s to move aside\n",
+			dev->name, path);
+	} else {
+		pr_err("%s: pr_file_reset: cannot move %s to %s: error %d; the state stays unknown\n",
+		       dev->name, path, bad, ret);
+	}
+	rw->ret = ret;
+}
+
+/**
+ * scst_pr_file_reset() - the administrator discards an unknown PR state
+ * @dev: the device
+ *
+ * devices/<dev>/pr_file_reset: the APTPL file that could not be read is
+ * renamed <file>.bad (replacing an older one), and the device resumes
+ * with no registrations and no reservation. The file is never written
+ * while the state is unknown, so this is the only way it changes.
+ *
+ * Return: 0; -EINVAL when the state is known (nothing to reset, one log
+ * line); or the errno of the rename, the state still unknown.
+ */
+int scst_pr_file_reset(struct scst_device *dev)
+{
+	struct scst_pr_reset_work rw = { .dev = dev };
+
+	mutex_lock(&dev->pr_mutex);
+	if (!dev->pr_unknown) {
+		mutex_unlock(&dev->pr_mutex);
+		pr_err("%s: pr_file_reset: the persistent reservation state is known, nothing to reset\n",
+		       dev->name);
+		return -EINVAL;
+	}
+	INIT_WORK_ONSTACK(&rw.work, scst_pr_reset_workfn);
+	queue_work(system_unbound_wq, &rw.work);
+	flush_work(&rw.work);
+	destroy_work_on_stack(&rw.work);
+	if (!rw.ret) {
+		spin_lock(&dev->pr_lock);
+		scst_pr_state_init(dev->pr);
+		dev->pr_unknown = false;
+		kfree(dev->pr_unknown_why);
+		dev->pr_unknown_why = NULL;
+		scst_pr_update_active(dev);
+		spin_unlock(&dev->pr_lock);
+		scst_res_changed(dev);
+	}
+	mutex_unlock(&dev->pr_mutex);
+	return rw.ret;
 }

@@ -3,18 +3,19 @@
  * scst_pr_dev.c - persistent reservations (SPC-4 §5.9) in the command
  * path: the per-device state, the I_T nexus of a session, PERSISTENT
  * RESERVE IN/OUT answered by the core for every handler, the conflict
- * check before a command runs, and what a PERSISTENT RESERVE OUT implies
- * for the other I_T nexuses (unit attentions, PREEMPT AND ABORT). The
- * rules are scst_pr.c's (pure logic); the APTPL file I/O is in
- * scst_pr_aptpl.c.
+ * check when a command arrives and again before it runs, and what a
+ * PERSISTENT RESERVE OUT implies for the other I_T nexuses (unit
+ * attentions, PREEMPT AND ABORT). The rules are scst_pr.c's (pure
+ * logic); the APTPL file I/O is in scst_pr_aptpl.c.
  *
  * Locking: dev->pr_mutex serializes PERSISTENT RESERVE OUT (state change
  * and APTPL file, in that order); dev->pr_lock, a spinlock taken in
  * process context only, guards dev->pr for the readers that must not
  * sleep (PERSISTENT RESERVE IN, the conflict check). The state changes
  * under both. dev->pr_active is false when there is neither a
- * registration nor a reservation: the READ/WRITE path then reads one bool
- * and takes no lock.
+ * registration nor a reservation (and the state is known): the READ/WRITE
+ * path then reads one bool and takes no lock. dev->res_gen counts the
+ * changes after which commands admitted earlier are checked again.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,6 +28,41 @@
 static bool scst_pr_in_use(const struct scst_pr_state *st)
 {
 	return st->nreg || st->type != SCST_PR_TYPE_NONE;
+}
+
+/*
+ * pr_active after a change of the state or of pr_unknown: pr_lock held,
+ * or the device not yet visible.
+ */
+void scst_pr_update_active(struct scst_device *dev)
+{
+	WRITE_ONCE(dev->pr_active,
+		   dev->pr_unknown || scst_pr_in_use(dev->pr));
+}
+
+/**
+ * scst_pr_set_unknown() - the device's PR state cannot be known
+ * @dev: the device, not yet visible (its APTPL file is being read)
+ * @fmt: why, for pr_state (the caller logs it)
+ *
+ * Fail closed: a node fenced off before the restart must not get write
+ * access back because the file that said so could not be read. Until
+ * scst_pr_file_reset(), every command but those that report the logical
+ * unit's identity (scst_pr_unknown_allows()) gets NOT READY, and the
+ * APTPL file is never written.
+ */
+void scst_pr_set_unknown(struct scst_device *dev, const char *fmt, ...)
+{
+	va_list ap;
+
+	scst_pr_state_init(dev->pr);
+	kfree(dev->pr_unknown_why);
+	va_start(ap, fmt);
+	/* NULL without memory: pr_state then says less, nothing else */
+	dev->pr_unknown_why = kvasprintf(GFP_KERNEL, fmt, ap);
+	va_end(ap);
+	dev->pr_unknown = true;
+	scst_pr_update_active(dev);
 }
 
 /* The APTPL file read in a kworker: scst_pr_dev_init() */
@@ -46,7 +82,8 @@ static void scst_pr_load_workfn(struct work_struct *work)
  * @dev: the device, its name set; not yet visible
  *
  * Reads the device's APTPL file if there is one (scst_pr_aptpl_load();
- * a damaged file leaves the state empty) in a kworker, and waits for it.
+ * a file that cannot be read or parsed leaves the state unknown) in a
+ * kworker, and waits for it.
  * Process context, holding no lock the kworker could need (the handlers
  * call it under their own mutex).
  *
@@ -72,7 +109,7 @@ int scst_pr_dev_init(struct scst_device *dev)
 	queue_work(system_unbound_wq, &lw.work);
 	flush_work(&lw.work);
 	destroy_work_on_stack(&lw.work);
-	dev->pr_active = scst_pr_in_use(dev->pr);
+	scst_pr_update_active(dev);
 	return 0;
 }
 
@@ -80,6 +117,8 @@ void scst_pr_dev_free(struct scst_device *dev)
 {
 	kvfree(dev->pr);
 	dev->pr = NULL;
+	kfree(dev->pr_unknown_why);
+	dev->pr_unknown_why = NULL;
 }
 
 /**
@@ -109,25 +148,57 @@ void scst_pr_sess_init(struct scst_session *sess)
 }
 
 /**
- * scst_pr_cmd_conflicts() - whether a command meets a persistent
- *	reservation (SPC-4 §5.9.1, SBC-3 §4.17) or, being an SPC-2 RESERVE or
- *	RELEASE, a registration (SPC-4 §5.9.3)
+ * scst_pr_cmd_check() - whether a command meets a persistent reservation
+ *	(SPC-4 §5.9.1, SBC-3 §4.17) or, being an SPC-2 RESERVE or RELEASE, a
+ *	registration (SPC-4 §5.9.3), or a PR state that is unknown
  * @cmd: the command, parsed, its device set
  *
- * Return: true when it is to end with RESERVATION CONFLICT.
+ * Return: SCST_RES_OK, SCST_RES_CONFLICT (RESERVATION CONFLICT) or
+ * SCST_RES_NOT_READY (the state is unknown: scst_pr_set_unknown()).
  */
-bool scst_pr_cmd_conflicts(struct scst_cmd *cmd)
+enum scst_res_verdict scst_pr_cmd_check(struct scst_cmd *cmd)
 {
 	struct scst_device *dev = cmd->dev;
-	bool ret;
+	enum scst_res_verdict ret;
 
 	if (!READ_ONCE(dev->pr_active))
-		return false;
+		return SCST_RES_OK;
 	spin_lock(&dev->pr_lock);
-	ret = scst_pr_conflicts(dev->pr, &cmd->sess->pr_nexus, cmd->cdb,
-				cmd->cdb_len);
+	if (unlikely(dev->pr_unknown))
+		ret = scst_pr_unknown_allows(cmd->cdb, cmd->cdb_len) ?
+		      SCST_RES_OK : SCST_RES_NOT_READY;
+	else if (scst_pr_conflicts(dev->pr, &cmd->sess->pr_nexus, cmd->cdb,
+				   cmd->cdb_len))
+		ret = SCST_RES_CONFLICT;
+	else
+		ret = SCST_RES_OK;
 	spin_unlock(&dev->pr_lock);
 	return ret;
+}
+
+/**
+ * scst_res_check() - the reservations' verdict on a command
+ * @cmd: the command, parsed, its device set
+ *
+ * The SPC-2 reservation (SPC-2 §5.5.1), then the persistent ones. Made
+ * when the command arrives and, if a reservation changed meanwhile
+ * (scst_res_changed_since()), again before ->exec(): a command that
+ * waited for its data, the task set or a device thread must not run
+ * after a RESERVE, PREEMPT or CLEAR of another nexus that it conflicts
+ * with (SPC-4 §5.9.1: the reservation restricts the commands the device
+ * server processes). The generation is read first: a change after it is
+ * seen again before ->exec().
+ *
+ * Return: SCST_RES_OK, SCST_RES_CONFLICT or SCST_RES_NOT_READY.
+ */
+enum scst_res_verdict scst_res_check(struct scst_cmd *cmd)
+{
+	cmd->res_gen = atomic_read(&cmd->dev->res_gen);
+	/* generation, then state: pairs with scst_res_changed()'s barrier */
+	smp_rmb();
+	if (!scst_check_reservation(cmd))
+		return SCST_RES_CONFLICT;
+	return scst_pr_cmd_check(cmd);
 }
 
 /*
@@ -307,8 +378,10 @@ static void scst_pr_restore(struct scst_device *dev,
 {
 	spin_lock(&dev->pr_lock);
 	memcpy(dev->pr, old, sizeof(*old));
-	WRITE_ONCE(dev->pr_active, scst_pr_in_use(dev->pr));
+	scst_pr_update_active(dev);
 	spin_unlock(&dev->pr_lock);
+	/* what the failed command released may conflict again */
+	scst_res_changed(dev);
 }
 
 /* The parameter list of a PERSISTENT RESERVE OUT, in one buffer. */
@@ -372,12 +445,20 @@ void scst_pr_out_exec(struct scst_cmd *cmd)
 		scst_pr_port_lookup(&port, data, len);
 
 	mutex_lock(&dev->pr_mutex);
+	if (unlikely(dev->pr_unknown)) {
+		/* refused on arrival; never change or write an unknown state */
+		mutex_unlock(&dev->pr_mutex);
+		scst_set_cmd_error(cmd, SCST_SENSE_NOT_READY_MANUAL);
+		goto free;
+	}
 	/* pr_mutex keeps writers out: the copy needs no pr_lock */
 	memcpy(old, dev->pr, sizeof(*old));
 	spin_lock(&dev->pr_lock);
 	ret = scst_pr_out(dev->pr, &req, eff, &err);
-	WRITE_ONCE(dev->pr_active, scst_pr_in_use(dev->pr));
+	scst_pr_update_active(dev);
 	spin_unlock(&dev->pr_lock);
+	if (!ret)
+		scst_res_changed(dev);
 	if (!ret && eff->n && scst_pr_nexuses_get(dev, &nx)) {
 		scst_pr_restore(dev, old);
 		mutex_unlock(&dev->pr_mutex);
@@ -419,7 +500,12 @@ ssize_t scst_pr_dev_show(struct scst_device *dev, char *buf)
 
 	/* pr_lock, not pr_mutex: a reader never waits for the APTPL file */
 	spin_lock(&dev->pr_lock);
-	len = scst_pr_state_show(dev->pr, buf, PAGE_SIZE);
+	if (unlikely(dev->pr_unknown))
+		len = scnprintf(buf, PAGE_SIZE,
+				"state unknown: %s\nwrite 1 to pr_file_reset to discard the APTPL file and start with no reservations\n",
+				dev->pr_unknown_why ?: "the APTPL file could not be read");
+	else
+		len = scst_pr_state_show(dev->pr, buf, PAGE_SIZE);
 	spin_unlock(&dev->pr_lock);
 	if (len >= PAGE_SIZE) {
 		/* 128 long iSCSI names do not fit in a page: say so */

@@ -238,12 +238,38 @@ unsigned int scst_abort_nexuses_and_wait(struct scst_tgt_dev **tds,
 int scst_pr_dev_init(struct scst_device *dev);
 void scst_pr_dev_free(struct scst_device *dev);
 void scst_pr_sess_init(struct scst_session *sess);
-bool scst_pr_cmd_conflicts(struct scst_cmd *cmd);
+enum scst_res_verdict scst_pr_cmd_check(struct scst_cmd *cmd);
+enum scst_res_verdict scst_res_check(struct scst_cmd *cmd);
 void scst_pr_in_exec(struct scst_cmd *cmd);
 void scst_pr_out_exec(struct scst_cmd *cmd);
 ssize_t scst_pr_dev_show(struct scst_device *dev, char *buf);
+void scst_pr_update_active(struct scst_device *dev);
+void scst_pr_set_unknown(struct scst_device *dev, const char *fmt, ...)
+	__printf(2, 3);
 int scst_pr_aptpl_persist(struct scst_device *dev, enum scst_pr_persist what);
 void scst_pr_aptpl_load(struct scst_device *dev);
+int scst_pr_file_reset(struct scst_device *dev);
+
+/*
+ * A reservation changed so that commands may now conflict (or the
+ * persistent reservation state became known): commands admitted before
+ * are checked again before ->exec(). After the change, so that a command
+ * that reads the new generation sees the new state; atomic, as SPC-2
+ * RESERVE (dev_lock) and PERSISTENT RESERVE OUT (pr_lock) may bump it at
+ * once.
+ */
+static inline void scst_res_changed(struct scst_device *dev)
+{
+	/* state, then generation: pairs with scst_res_check()'s smp_rmb() */
+	smp_mb__before_atomic();
+	atomic_inc(&dev->res_gen);
+}
+
+/* Whether @cmd's reservations are to be checked again before ->exec(). */
+static inline bool scst_res_changed_since(const struct scst_cmd *cmd)
+{
+	return atomic_read(&cmd->dev->res_gen) != cmd->res_gen;
+}
 
 /* scst_threads.c */
 void scst_threads_init(struct scst_cmd_threads *p);

@@ -94,3 +94,40 @@ void scst_spc2_res_clear(struct scst_spc2_res *res)
 	res->holder = NULL;
 }
 EXPORT_SYMBOL_GPL(scst_spc2_res_clear);
+
+/**
+ * scst_admit_decide() - which condition an arriving command is told of
+ * @c: the conditions it meets
+ *
+ * SAM-5 5.3.2: RESERVATION CONFLICT takes precedence over CHECK
+ * CONDITION, so a command that conflicts does not report (and clear) a
+ * pending unit attention: the preempted nexus of a PREEMPT gets
+ * RESERVATION CONFLICT for its WRITE, and REGISTRATIONS PREEMPTED with
+ * its next command that the reservation allows (SPC-4 5.9.11.4; fence
+ * agents and failover clusters rely on the WRITE being refused). Among
+ * the CHECK CONDITIONs the unit attention comes first (SAM-5 5.14), then
+ * the ALUA state of the port (SPC-4 5.16.2.4; it also outranks a
+ * conflict, as a standby port refuses the command whoever holds the
+ * logical unit), then an error in the CDB; a logical unit whose
+ * persistent reservation state is unknown is not ready for any command
+ * that passed all of these.
+ *
+ * Return: SCST_ADMIT_*.
+ */
+enum scst_admit scst_admit_decide(const struct scst_admit_conds *c)
+{
+	bool conflict = !c->cdb_err && c->res == SCST_RES_CONFLICT;
+
+	if (c->ua && !conflict)
+		return SCST_ADMIT_UA;
+	if (c->alua)
+		return SCST_ADMIT_ALUA;
+	if (c->cdb_err)
+		return SCST_ADMIT_CDB_ERR;
+	if (conflict)
+		return SCST_ADMIT_CONFLICT;
+	if (c->res == SCST_RES_NOT_READY)
+		return SCST_ADMIT_NOT_READY;
+	return SCST_ADMIT_GO;
+}
+EXPORT_SYMBOL_GPL(scst_admit_decide);

@@ -10,6 +10,7 @@
  *   devices/<dev>/exported/ links to the LUNs that export the device
  *   devices/<dev>/type, threads_num, threads_pool_type, thread_pids
  *   devices/<dev>/pr_state  persistent reservations (scst_pr_state_show())
+ *   devices/<dev>/pr_file_reset  discard an unreadable APTPL file's state
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -345,10 +346,32 @@ static ssize_t scst_dev_pr_state_show(struct kobject *kobj,
 	return scst_pr_dev_show(scst_kobj_to_dev(kobj), buf);
 }
 
+/*
+ * pr_file_reset: "1" discards a persistent reservation state that is
+ * unknown because the APTPL file could not be read (scst_pr_file_reset()).
+ */
+static ssize_t scst_dev_pr_file_reset_store(struct kobject *kobj,
+					    struct kobj_attribute *attr,
+					    const char *buf, size_t count)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	int ret;
+
+	if (!sysfs_streq(buf, "1")) {
+		pr_err("%s: pr_file_reset: '%.*s' is not 1\n", dev->name,
+		       (int)strcspn(buf, "\n"), buf);
+		return -EINVAL;
+	}
+	ret = scst_pr_file_reset(dev);
+	return ret ? ret : count;
+}
+
 static struct kobj_attribute scst_dev_type_attr =
 	__ATTR(type, 0444, scst_dev_type_show, NULL);
 static struct kobj_attribute scst_dev_pr_state_attr =
 	__ATTR(pr_state, 0444, scst_dev_pr_state_show, NULL);
+static struct kobj_attribute scst_dev_pr_file_reset_attr =
+	__ATTR(pr_file_reset, 0200, NULL, scst_dev_pr_file_reset_store);
 static struct kobj_attribute scst_dev_threads_num_attr =
 	__ATTR(threads_num, 0644, scst_dev_threads_num_show,
 	       scst_dev_threads_num_store);
@@ -368,6 +391,7 @@ static struct attribute *scst_dev_attrs[] = {
 	&scst_dev_thread_pids_attr.attr,
 	&scst_dev_max_transfer_kb_attr.attr,
 	&scst_dev_pr_state_attr.attr,
+	&scst_dev_pr_file_reset_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(scst_dev);

@@ -330,13 +330,25 @@ struct scst_device {
 	 * Persistent reservations (scst_pr_dev.c): pr_mutex serializes
 	 * PERSISTENT RESERVE OUT and the APTPL file; pr_lock guards @pr
 	 * for its readers (PR IN, the conflict check, sysfs), which never
-	 * sleep. pr_active (no registration and no reservation when false)
-	 * lets the command path skip the check without a lock.
+	 * sleep. pr_active (no registration and no reservation, and the
+	 * state known, when false) lets the command path skip the check
+	 * without a lock. pr_unknown: the APTPL file could not be read, so
+	 * the state is not known and commands get NOT READY until the
+	 * administrator resets it (pr_unknown_why says why; both change
+	 * under pr_mutex and pr_lock).
 	 */
 	struct scst_pr_state *pr;
 	struct mutex pr_mutex;			/* PR OUT, APTPL file */
 	spinlock_t pr_lock;			/* @pr for its readers */
 	bool pr_active;
+	bool pr_unknown;
+	char *pr_unknown_why;
+	/*
+	 * Bumped after any change of an SPC-2 or persistent reservation
+	 * that can make a command conflict: a command admitted before it is
+	 * checked again before ->exec() (scst_res_changed_since()).
+	 */
+	atomic_t res_gen;
 	struct completion kobj_released;
 	/* ALUA device group (scst_dg.c), NULL: none; scst_alua_lock */
 	struct scst_dg *alua_dg;
@@ -523,6 +535,7 @@ struct scst_cmd {
 	enum scst_queue_type counted_type;	/* as counted in the task set */
 	bool may_block;			/* ->exec() runs on a worker thread */
 	bool on_exec_wq;		/* ... on scst_exec_wq */
+	int res_gen;			/* dev->res_gen at admission */
 	struct sg_table sg_table;	/* the buffer the core allocated */
 };
 

@@ -101,7 +101,9 @@
  * nexus makes PERSISTENT RESERVE IN/OUT conflict is the SPC-2 reservation
  * code's business, which calls scst_pr_has_registrations() for its side.
  * Task management (LUN RESET, I_T nexus loss) keeps the state as SPC-4
- * §5.9.1 says: nothing here needs calling for it.
+ * §5.9.1 says: nothing here needs calling for it. While the core cannot
+ * know the state (its APTPL file could not be read), the logical unit
+ * answers only what scst_pr_unknown_allows() lets through.
  *
  * APTPL file
  * ----------
@@ -129,9 +131,9 @@
  * lines, numbers out of range or with leading zeroes, key 0, overlapping
  * registrants, a holder out of range or of the wrong kind, a missing
  * "end", text after it, a file over SCST_PR_FILE_MAX_LEN) and names the
- * line. SCST's own files (binary, with its own signature) are not read:
- * a host migrated from SCST starts with no reservations and its cluster
- * software registers again.
+ * line. SCST's own files (binary, with its own signature) are not read;
+ * the core refuses them like any damaged file, leaving the state unknown
+ * (fail closed) until the administrator resets it (Documentation/pr.md).
  */
 #ifndef __SCST_PR_H
 #define __SCST_PR_H
@@ -377,6 +379,7 @@ int scst_pr_build_full_status(const struct scst_pr_state *st, u8 *buf,
 bool scst_pr_conflicts(const struct scst_pr_state *st,
 		       const struct scst_pr_nexus *nexus, const u8 *cdb,
 		       unsigned int cdb_len);
+bool scst_pr_unknown_allows(const u8 *cdb, unsigned int cdb_len);
 
 int scst_pr_file_write(const struct scst_pr_state *st, char *buf,
 		       size_t size);

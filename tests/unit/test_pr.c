@@ -1330,6 +1330,49 @@ static void test_conflicts_spc2(void **state)
 	assert_false(scst_pr_conflicts(&st, &a, ops, 0));
 }
 
+/* A logical unit whose PR state is unknown: what it still answers. */
+static void test_unknown_allows(void **state)
+{
+	static const struct {
+		const char *what;
+		u8 cdb[16];
+		unsigned int len;
+		bool allowed;
+	} cases[] = {
+		{ "INQUIRY", { 0x12, 0, 0, 0, 36, 0 }, 6, true },
+		{ "REPORT LUNS", { 0xa0 }, 12, true },
+		{ "REQUEST SENSE", { 0x03, 0, 0, 0, 18, 0 }, 6, true },
+		{ "REPORT TARGET PORT GROUPS", { 0xa3, 0x0a }, 12, true },
+		{ "REPORT SUPPORTED OPERATION CODES", { 0xa3, 0x0c }, 12,
+		  true },
+		{ "REPORT SUPPORTED TMFS", { 0xa3, 0x0d }, 12, true },
+		/* the SA field is 5 bits: the top bits are not looked at */
+		{ "REPORT TARGET PORT GROUPS, bit 5 set", { 0xa3, 0x2a }, 12,
+		  true },
+		{ "MAINTENANCE IN of 1 byte", { 0xa3 }, 1, false },
+		{ "REPORT IDENTIFYING INFORMATION", { 0xa3, 0x05 }, 12, false },
+		{ "TEST UNIT READY", { 0x00 }, 6, false },
+		{ "READ CAPACITY(10)", { 0x25 }, 10, false },
+		{ "READ(10)", { 0x28, 0, 0, 0, 0, 0, 0, 0, 1, 0 }, 10, false },
+		{ "WRITE(10)", { 0x2a, 0, 0, 0, 0, 0, 0, 0, 1, 0 }, 10, false },
+		{ "PERSISTENT RESERVE IN", { 0x5e }, 10, false },
+		{ "PERSISTENT RESERVE OUT", { 0x5f }, 10, false },
+		{ "RESERVE(6)", { 0x16 }, 6, false },
+		{ "RELEASE(6)", { 0x17 }, 6, false },
+		{ "SET TARGET PORT GROUPS", { 0xa4, 0x0a }, 12, false },
+		{ "no CDB", { 0x12 }, 0, false },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		if (scst_pr_unknown_allows(cases[i].cdb, cases[i].len) !=
+		    cases[i].allowed)
+			fail_msg("%s: %s, expected %s", cases[i].what,
+				 cases[i].allowed ? "refused" : "allowed",
+				 cases[i].allowed ? "allowed" : "refused");
+}
+
 int main(void)
 {
 	const UNIT_TEST_LIST(tests) = {
@@ -1357,6 +1400,7 @@ int main(void)
 		cmocka_unit_test_setup(test_pr_in, setup),
 		cmocka_unit_test_setup(test_conflicts, setup),
 		cmocka_unit_test_setup(test_conflicts_spc2, setup),
+		cmocka_unit_test(test_unknown_allows),
 	};
 
 	return cmocka_run_group_tests_name("scst_pr", tests, NULL, NULL);

@@ -3,6 +3,7 @@
  * Unit tests for scst_core/scst_res.c: SPC-2 RESERVE/RELEASE (SPC-2
  * 5.5.1, 7.17, 7.21). The conflict rule is checked per class of command
  * through the flags scst_cdb_decode() gives each CDB, as the core does.
+ * And scst_admit_decide(): which condition an arriving command reports.
  */
 #include "unit.h"
 #include <scst_res.h>
@@ -169,6 +170,83 @@ static void test_check_cdb(void **state)
 	assert_int_equal(scst_spc2_check_cdb(third_party[0], 0, NULL), 0);
 }
 
+/*
+ * What an arriving command is told of (SAM-5 5.3.2): RESERVATION
+ * CONFLICT before a pending unit attention, which stays pending; the
+ * unit attention before ALUA, a CDB error and an unknown PR state.
+ */
+static void test_admit_decide(void **state)
+{
+	static const struct {
+		const char *what;
+		struct scst_admit_conds c;
+		enum scst_admit expect;
+	} cases[] = {
+		{ "nothing", { }, SCST_ADMIT_GO },
+		{ "unit attention", { .ua = true }, SCST_ADMIT_UA },
+		/* the preempted nexus's WRITE: the UA waits (fence_scsi) */
+		{ "conflict with a unit attention pending",
+		  { .ua = true, .res = SCST_RES_CONFLICT },
+		  SCST_ADMIT_CONFLICT },
+		{ "conflict", { .res = SCST_RES_CONFLICT }, SCST_ADMIT_CONFLICT },
+		{ "unit attention, the PR state unknown",
+		  { .ua = true, .res = SCST_RES_NOT_READY }, SCST_ADMIT_UA },
+		{ "the PR state unknown", { .res = SCST_RES_NOT_READY },
+		  SCST_ADMIT_NOT_READY },
+		{ "unit attention and ALUA", { .ua = true, .alua = true },
+		  SCST_ADMIT_UA },
+		{ "ALUA", { .alua = true }, SCST_ADMIT_ALUA },
+		{ "ALUA and a conflict, a unit attention pending",
+		  { .ua = true, .alua = true, .res = SCST_RES_CONFLICT },
+		  SCST_ADMIT_ALUA },
+		{ "ALUA and a CDB error", { .alua = true, .cdb_err = true },
+		  SCST_ADMIT_ALUA },
+		{ "unit attention and a CDB error",
+		  { .ua = true, .cdb_err = true }, SCST_ADMIT_UA },
+		{ "CDB error", { .cdb_err = true }, SCST_ADMIT_CDB_ERR },
+		/* no verdict without a decoded CDB: res is not looked at */
+		{ "CDB error, a stale conflict, a unit attention",
+		  { .ua = true, .cdb_err = true, .res = SCST_RES_CONFLICT },
+		  SCST_ADMIT_UA },
+		{ "CDB error, a stale not ready",
+		  { .cdb_err = true, .res = SCST_RES_NOT_READY },
+		  SCST_ADMIT_CDB_ERR },
+	};
+	struct scst_admit_conds c;
+	unsigned int i, bits, res;
+	enum scst_admit got;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		got = scst_admit_decide(&cases[i].c);
+		if (got != cases[i].expect)
+			fail_msg("%s: %d, expected %d", cases[i].what, got,
+				 cases[i].expect);
+	}
+	/* every combination: the rules, stated once more */
+	for (bits = 0; bits < 8; bits++) {
+		for (res = SCST_RES_OK; res <= SCST_RES_NOT_READY; res++) {
+			bool conflict;
+
+			c.ua = bits & 1;
+			c.alua = bits & 2;
+			c.cdb_err = bits & 4;
+			c.res = res;
+			conflict = !c.cdb_err && res == SCST_RES_CONFLICT;
+			got = scst_admit_decide(&c);
+			/* a conflict never takes the unit attention */
+			if (conflict)
+				assert_int_not_equal(got, SCST_ADMIT_UA);
+			if (c.ua && !conflict)
+				assert_int_equal(got, SCST_ADMIT_UA);
+			/* GO only with no condition at all */
+			assert_int_equal(got == SCST_ADMIT_GO,
+					 !c.ua && !c.alua && !c.cdb_err &&
+					 res == SCST_RES_OK);
+		}
+	}
+}
+
 int main(void)
 {
 	const UNIT_TEST_LIST(tests) = {
@@ -176,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_conflict_per_opcode),
 		cmocka_unit_test(test_flag_alone),
 		cmocka_unit_test(test_check_cdb),
+		cmocka_unit_test(test_admit_decide),
 	};
 
 	return cmocka_run_group_tests_name("res", tests, NULL, NULL);

@@ -7,7 +7,8 @@
 #  SPC-2 RESERVE/RELEASE against PR, both ways (SPC-4 §5.9.3);
 #  (a) the Windows-cluster sequence: REGISTER both, RESERVE EA from A (B's
 #      READ conflicts), WE_RO, PREEMPT from B, RELEASE, CLEAR, with the
-#      unit attentions the other nexus gets;
+#      unit attentions the other nexus gets, RESERVATION CONFLICT before
+#      a pending unit attention (SAM-5 5.3.2);
 #  (c) READ FULL STATUS: both TransportIDs, keys, holder; (g) pr_state;
 #  (f) a LUN RESET keeps registrations and reservation;
 #  (d) REGISTER AND MOVE to B's nexus, and to a port that does not exist;
@@ -16,7 +17,7 @@
 #      do B's later writes (RESERVATION CONFLICT);
 #  (e) APTPL: the state comes back after del/add of the device and after
 #      unloading every module; a damaged file gives one log line and an
-#      empty state; without APTPL nothing is written.
+#      unknown state until pr_file_reset; without APTPL nothing is written.
 . /tests/lib/common.sh
 . /tests/lib/scst.sh
 . /tests/lib/pr.sh
@@ -160,6 +161,11 @@ assert_eq "$(resv "$sgB")" "0xa Write Exclusive, registrants only" "reservation 
 
 # --- (a) continued: PREEMPT from B, RELEASE, CLEAR --------------------------
 prout "$sgB" --preempt --param-rk=0xb --param-sark=0xa --prout-type=5
+# SAM-5 5.3.2: RESERVATION CONFLICT takes precedence over the unit
+# attention, which stays pending for A's next command that is allowed
+# (fence_scsi and Windows clusters count on the WRITE being refused)
+assert_eq "$(io "$sgA" write)" conflict "preempted A's WRITE with its unit attention pending"
+# (sg3_utils names ASC/ASCQ 2Ah/05h "Registrations preempted")
 ua_is "$sgA" "registrations preempted"
 assert_eq "$(keys "$sgB" | tr '\n' ' ')" "0xb " "keys after PREEMPT"
 assert_eq "$(resv "$sgA")" "0xb Write Exclusive, registrants only" "reservation after PREEMPT"
@@ -237,7 +243,9 @@ assert_eq "$(keys "$sgB" | tr '\n' ' ')" "0xa 0xb " "keys after rmmod/modprobe"
 assert_eq "$(resv "$sgB")" "0xa Write Exclusive, registrants only" "reservation after rmmod/modprobe"
 assert_eq "$(io "$sgA" write)" good "holder A's WRITE after rmmod/modprobe"
 
-# a damaged file: one log line naming file, line and reason; empty state
+# a damaged file: one log line naming file, line and reason; the state is
+# unknown (commands get NOT READY: core-pr-fence) until pr_file_reset moves
+# the file aside
 mgmt $T/luns/mgmt "del 0"
 mgmt $SCST/handlers/vdisk_blockio/mgmt "del_device $DEV"
 sed -i "s/^generation $gen\$/generation 0$gen/" $PRDIR/$DEV
@@ -247,10 +255,15 @@ mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device $DEV filename=$backing"
 msgs=$(dmesg | tail -n +"$((before + 1))" | grep "$PRDIR/$DEV")
 echo "$msgs"
 assert_eq "$(dmesg | tail -n +"$((before + 1))" | grep -c "$PRDIR/$DEV")" 1 "log lines about the damaged file"
-grep -q "$DEV: $PRDIR/$DEV line 2: .*: no reservations restored" <<< "$msgs" ||
+grep -q "$DEV: $PRDIR/$DEV line 2: .*: persistent reservation state unknown" <<< "$msgs" ||
 	fail "the log line does not name the file and line"
-grep -q '^registrants 0$' $P || { cat $P; fail "state not empty after a damaged file"; }
-grep -q '^reservation none$' $P || { cat $P; fail "reservation after a damaged file"; }
+grep -q "^state unknown: $PRDIR/$DEV line 2: " $P || { cat $P; fail "pr_state does not say the state is unknown"; }
+grep -q "^generation 0$gen$" $PRDIR/$DEV || fail "the damaged file changed"
+run sh -c "echo 1 > $SCST/devices/$DEV/pr_file_reset"
+grep -q "^generation 0$gen$" $PRDIR/$DEV.bad || fail "the damaged file was not moved to $PRDIR/$DEV.bad"
+run rm $PRDIR/$DEV.bad
+grep -q '^registrants 0$' $P || { cat $P; fail "state not empty after pr_file_reset"; }
+grep -q '^reservation none$' $P || { cat $P; fail "reservation after pr_file_reset"; }
 
 # a REGISTER with APTPL clear removes the file (SPC-4 §5.9.5)
 mgmt $T/luns/mgmt "add $DEV 0"

@@ -9,7 +9,7 @@
 # relative target port identifiers:
 #  (a) the Windows-cluster sequence: REGISTER both, RESERVE EA from L (S
 #      conflicts), WE_RO, PREEMPT from S, RELEASE, CLEAR, with the unit
-#      attentions the other nexus gets;
+#      attentions the other nexus gets (after RESERVATION CONFLICT);
 #  (c) READ FULL STATUS and pr_state: both TransportIDs, both ports;
 #  (f) SRP logout and login again (I_T nexus loss) and a LUN RESET from
 #      L keep registrations and reservation (SPC-4 §5.9.1);
@@ -104,6 +104,8 @@ grep -q "$tid_dump" <<< "$blockS" ||
 	fail "full status: S's initiator port identifier is not $tid_dump"
 
 prout "$sgS" --preempt --param-rk=0xb --param-sark=0xa --prout-type=5
+# SAM-5 5.3.2: RESERVATION CONFLICT first, the unit attention stays pending
+assert_eq "$(io "$sgL" write)" conflict "preempted L's WRITE with its unit attention pending"
 ua_is "$sgL" "registrations preempted"
 assert_eq "$(keys "$sgL" | tr '\n' ' ')" "0xb " "keys after PREEMPT"
 assert_eq "$(resv "$sgL")" "0xb Write Exclusive, registrants only" "reservation after PREEMPT"
