@@ -241,7 +241,7 @@ static ssize_t scst_dev_threads_num_store(struct kobject *kobj,
 		return ret;
 	}
 	if (ret) {
-		pr_err("%s: threads_num %d: cannot start the threads (%d); the %d threads before stay\n",
+		pr_err("%s: threads_num %d: cannot start the threads (%d); it stays %d, its threads running\n",
 		       dev->name, n, ret, old);
 		return ret;
 	}

@@ -174,9 +174,9 @@ int scst_threads_start(struct scst_cmd_threads *p, unsigned int n,
 }
 
 /*
- * Replace the threads of @p, which commands may be using, by @n new ones:
- * the new ones run before the old ones stop, so the pool's queue is never
- * without a thread, and on failure the old ones stay. A command queued
+ * Replace the threads of @p (if any; commands may be using them) by @n
+ * new ones: the new ones run before the old ones stop, so the pool's
+ * queue is never without a thread, and on failure the old ones stay. A command queued
  * meanwhile is taken by whichever thread comes first; an old thread
  * empties the queue before it checks that it must stop.
  */
@@ -444,12 +444,8 @@ int scst_dev_set_threads(struct scst_device *dev, int n,
 		return -EBUSY;
 
 	if (type == SCST_THREADS_POOL_SHARED) {
-		if (dev->threads.nr)
-			ret = scst_threads_restart(&dev->threads, n,
-						   dev->name);
-		else
-			ret = scst_threads_start(&dev->threads, n, dev->name,
-						 NULL);
+		/* the caller logs a failure, once */
+		ret = scst_threads_restart(&dev->threads, n, dev->name);
 		if (ret)
 			return ret;
 	} else {

@@ -166,12 +166,12 @@ else
 			fail "threads_num $n accepted although its threads could not start (interval $interval)"
 		fi
 		inject_off
-		assert_eq "$(dmesg | grep -c "threads_num $n: cannot start the threads")" \
-			$((l0 + 1)) "log lines of the failed threads_num $n"
 		assert_eq "$(attr_value $D1/threads_num)" "$n0" "threads_num after the failed change"
 		assert_eq "$(pids_of $D1)" "$p0" "thread PIDs after the failed change"
 		# shellcheck disable=SC2086
 		all_alive $p0 || fail "an old thread is gone after the failed change"
+		assert_eq "$(dmesg | grep -c "threads_num $n: cannot start the threads")" \
+			$((l0 + 1)) "log lines of the failed threads_num $n"
 		log "interval $interval: threads_num $n refused, the $n0 threads stay"
 	done
 	fio_done inject
@@ -181,6 +181,7 @@ else
 
 	# a failed switch to shared (no session sees disk2) keeps per_initiator
 	assert_eq "$(attr_value $D2/threads_pool_type)" per_initiator "disk2 pool type"
+	l0=$(dmesg | grep -c "disk2.*cannot start")
 	inject_on 1
 	if echo shared > $D2/threads_pool_type 2>/dev/null; then
 		inject_off
@@ -189,6 +190,8 @@ else
 	inject_off
 	assert_eq "$(attr_value $D2/threads_pool_type)" per_initiator "disk2 pool type after the failed switch"
 	assert_eq "$(nr_pids $D2)" 0 "threads of disk2 after the failed switch"
+	assert_eq "$(dmesg | grep -c "disk2.*cannot start")" $((l0 + 1)) \
+		"log lines of the failed switch"
 	log "(c) passed"
 fi
 
