@@ -24,6 +24,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/scatterlist.h>
+#include <linux/error-injection.h>
 
 #include "scst_priv.h"
 
@@ -182,6 +183,7 @@ free_pages:
 	return -ENOMEM;
 }
 EXPORT_SYMBOL_GPL(scst_cmd_alloc_data_buf);
+ALLOW_ERROR_INJECTION(scst_cmd_alloc_data_buf, ERRNO);
 
 /* Free what scst_cmd_alloc_data_buf() allocated; unfilled entries are 0. */
 static void scst_free_data_buf(struct scst_cmd *cmd)
@@ -312,6 +314,7 @@ struct scst_cmd *scst_rx_cmd(struct scst_session *sess, const u8 *lun,
 		memcpy(cmd->cdb, cdb, cdb_len);
 	INIT_WORK(&cmd->work, scst_cmd_work_fn);
 	cmd->backlog_cpu = -1;
+	cmd->rx_jiffies = jiffies;
 
 	spin_lock_irqsave(&sess->sess_lock, flags);
 	list_add_tail(&cmd->sess_entry, &sess->cmd_list);

@@ -225,6 +225,29 @@ SCST_SESS_COUNTER_ATTR(read_io_count_kb,
 SCST_SESS_COUNTER_ATTR(write_io_count_kb,
 		       atomic64_read(&sess->write_bytes) >> 10);
 
+/*
+ * oldest_command_ms: how long the oldest command of the session has been
+ * in the core, 0 without commands. A command the initiator never gets an
+ * answer to shows here (the soak test fails on one older than 60 s).
+ */
+static ssize_t scst_sess_oldest_command_ms_show(struct kobject *kobj,
+						struct kobj_attribute *attr,
+						char *buf)
+{
+	struct scst_session *sess = scst_kobj_to_sess(kobj);
+	unsigned long now = jiffies, age = 0, flags;
+	struct scst_cmd *cmd;
+
+	spin_lock_irqsave(&sess->sess_lock, flags);
+	list_for_each_entry(cmd, &sess->cmd_list, sess_entry)
+		age = max(age, now - cmd->rx_jiffies);
+	spin_unlock_irqrestore(&sess->sess_lock, flags);
+	return sysfs_emit(buf, "%u\n", jiffies_to_msecs(age));
+}
+
+static struct kobj_attribute scst_sess_oldest_command_ms_attr =
+	__ATTR(oldest_command_ms, 0444, scst_sess_oldest_command_ms_show, NULL);
+
 static ssize_t scst_sess_initiator_name_show(struct kobject *kobj,
 					     struct kobj_attribute *attr,
 					     char *buf)
@@ -276,6 +299,7 @@ static struct kobj_attribute scst_sess_force_close_attr =
 static struct attribute *scst_sess_attrs[] = {
 	&scst_sess_initiator_name_attr.attr,
 	&scst_sess_active_commands_attr.attr,
+	&scst_sess_oldest_command_ms_attr.attr,
 	&scst_sess_commands_attr.attr,
 	&scst_sess_read_cmd_count_attr.attr,
 	&scst_sess_write_cmd_count_attr.attr,

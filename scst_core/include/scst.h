@@ -236,7 +236,10 @@ struct scst_tgt_template {
  * @detach: a device is being unregistered (optional)
  * @attach_tgt: @tgt_dev (a device seen through a session) was created
  * @detach_tgt: @tgt_dev is going away
- * @task_mgmt_fn: a LUN or target reset reached the device (optional)
+ * @task_mgmt_fn: a LUN or target reset reached the device (optional):
+ *	called once its commands are marked aborted and before the core
+ *	waits for them, so that the handler ends what its backend holds;
+ *	process context, no lock held
  * @add_device_parameters: names accepted by add_device, for the mgmt help
  * @devt_attrs: extra attributes of handlers/<name>/
  * @dev_attrs: extra attributes of each devices/<dev>/ of this handler
@@ -523,6 +526,7 @@ struct scst_cmd {
 	/* private to the core */
 	int state;
 	unsigned long flags;
+	unsigned long rx_jiffies;	/* arrival: the session's oldest_command_ms */
 	int cpu;			/* runs its state machine */
 	int backlog_cpu;		/* counted queued there; or -1 */
 	struct list_head sess_entry;	/* on sess->cmd_list */
