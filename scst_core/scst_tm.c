@@ -179,18 +179,16 @@ unsigned int scst_abort_nexuses_and_wait(struct scst_tgt_dev **tds,
 	SCST_SENSE_CODE(SCST_SK_UNIT_ATTENTION, 0x29, 0x03)
 
 /*
- * The device side of a logical unit reset (SAM-5 6.3.3): the handler's
- * hook, the SPC-2 reservation goes, and every I_T nexus of the logical
- * unit gets BUS DEVICE RESET FUNCTION OCCURRED, the one that asked
- * included (as a disk does, and as the Linux initiator expects after its
- * reset: expecting_cc_ua).
+ * The device side of a logical unit reset (SAM-5 6.3.3), once its
+ * commands are gone: the SPC-2 reservation goes, and every I_T nexus of
+ * the logical unit gets BUS DEVICE RESET FUNCTION OCCURRED, the one that
+ * asked included (as a disk does, and as the Linux initiator expects
+ * after its reset: expecting_cc_ua).
  */
 static void scst_dev_reset(struct scst_device *dev)
 {
 	unsigned long flags;
 
-	if (dev->handler->task_mgmt_fn)
-		dev->handler->task_mgmt_fn(dev, SCST_LUN_RESET);
 	spin_lock_irqsave(&dev->dev_lock, flags);
 	scst_spc2_res_clear(&dev->spc2_res);
 	spin_unlock_irqrestore(&dev->dev_lock, flags);
@@ -233,6 +231,16 @@ static int scst_clear_dev_task_set(struct scst_device *dev,
 		if (ua && tds[i]->sess != from)
 			scst_tgt_dev_add_ua(tds[i], ua);
 	}
+	/*
+	 * A reset ends what the device itself holds (SAM-5 6.3.3: the
+	 * logical unit aborts all its tasks) before we wait: the handler
+	 * aborts its requests now, so a request stuck in a pass-through
+	 * device does not hold the reset for its whole timeout (30 s, a
+	 * day for FORMAT UNIT). Commands that reach the handler after
+	 * this are marked aborted already and never start.
+	 */
+	if (scst_tmf_resets_lu(fn) && dev->handler->task_mgmt_fn)
+		dev->handler->task_mgmt_fn(dev, SCST_LUN_RESET);
 	scst_wait_nexuses_aborted(tds, n, scope->gen);
 	kfree(tds);
 	if (scst_tmf_resets_lu(fn))

@@ -9,7 +9,7 @@
  *              passthrough request on the SCSI device, completed through
  *              its end_io; task management and device removal
  * disk_cdb.c   pure logic: commands outside the core's CDB table, Block
- *              Limits VPD rewrite
+ *              Limits VPD rewrite, the ALUA fields of INQUIRY data
  */
 #ifndef __DISK_H
 #define __DISK_H
@@ -18,6 +18,7 @@
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include <scst.h>
 
@@ -46,6 +47,9 @@ struct scsi_device;
  * @nr_inflight: their number; del_device waits for 0 (the core already
  *	waited for the commands, this covers the request's own completion)
  * @idle_wq: where that wait happens
+ * @abort_work: a logical unit reset's requests that had not started in
+ *	the device when it came are aborted once they start
+ *	(disk_task_mgmt_fn())
  */
 struct disk_dev {
 	struct list_head list_entry;
@@ -59,6 +63,7 @@ struct disk_dev {
 	struct list_head inflight;
 	atomic_t nr_inflight;
 	wait_queue_head_t idle_wq;
+	struct delayed_work abort_work;
 };
 
 static inline struct disk_dev *disk_cmd_ddev(const struct scst_cmd *cmd)
@@ -70,6 +75,7 @@ static inline struct disk_dev *disk_cmd_ddev(const struct scst_cmd *cmd)
 int disk_parse(struct scst_cmd *cmd);
 enum scst_exec_res disk_exec(struct scst_cmd *cmd);
 void disk_task_mgmt_fn(struct scst_device *dev, enum scst_tmf fn);
+void disk_abort_work(struct work_struct *work);
 int disk_read_capacity(struct disk_dev *ddev);
 bool disk_sdev_gone(const struct disk_dev *ddev);
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * disk_cdb.c - the commands dev_disk passes to the SCSI device although
- * the core's CDB table (scst_core/scst_cdb.c) does not know them, and
- * the Block Limits rewrite. Pure logic: the unit tests compile this file.
+ * the core's CDB table (scst_core/scst_cdb.c) does not know them, the
+ * Block Limits rewrite and the ALUA fields of INQUIRY data. Pure logic:
+ * the unit tests compile this file.
  *
  * Each entry names where the command's transfer length is, so that the
  * core can size and bound the buffer before the device sees the CDB; a
@@ -307,4 +308,93 @@ bool disk_vpd_b0_limit(u8 *page, u32 len, u32 max_blocks)
 		changed = true;
 	}
 	return changed;
+}
+
+bool disk_inq_set_tpgs(u8 *buf, u32 len, u8 tpgs)
+{
+	if (len <= DISK_INQ_TPGS_OFF)
+		return false;
+	buf[DISK_INQ_TPGS_OFF] = (buf[DISK_INQ_TPGS_OFF] & ~DISK_INQ_TPGS_MASK) |
+				 (tpgs & DISK_INQ_TPGS_MASK);
+	return true;
+}
+
+/* SPC-4 §7.8.6.1 table 482: the designator header */
+#define VPD_HDR_LEN		4
+#define DESIG_HDR_LEN		4
+#define DESIG_CODE_SET_BINARY	0x01
+#define DESIG_ASSOC_MASK	0x30
+#define DESIG_ASSOC_PORT	0x10
+#define DESIG_TYPE_MASK		0x0f
+#define DESIG_VENDOR		0x0
+#define DESIG_REL_PORT		0x4
+#define DESIG_TPG		0x5
+/* SPC-4 §7.8.6.7, §7.8.6.8: both designators are 4 bytes */
+#define DESIG_PORT_ID_LEN	4
+#define DESIG_PORT_ID_SIZE	(DESIG_HDR_LEN + DESIG_PORT_ID_LEN)
+
+/*
+ * A relative target port or target port group designator: binary, target
+ * port association, PIV 0 (no PROTOCOL IDENTIFIER claimed), the 16-bit
+ * identifier in bytes 6-7.
+ */
+static void disk_desig_port_id(u8 *d, u8 type, u16 id)
+{
+	d[0] = DESIG_CODE_SET_BINARY;
+	d[1] = DESIG_ASSOC_PORT | type;
+	d[2] = 0;
+	d[3] = DESIG_PORT_ID_LEN;
+	d[4] = 0;
+	d[5] = 0;
+	put_unaligned_be16(id, d + 6);
+}
+
+u32 disk_vpd83_alua(u8 *page, u32 len, u32 cap, u16 rel_tgt_id, u16 tpg_id)
+{
+	u8 add[DISK_VPD83_ADD_MAX];
+	u32 page_end, end, off, n = 0;
+	u8 type;
+
+	len = min(len, cap);
+	if (len < VPD_HDR_LEN || page[1] != DISK_VPD_DEVICE_ID)
+		return len;
+	page_end = VPD_HDR_LEN + get_unaligned_be16(page + 2);
+	end = min(len, page_end);
+	/*
+	 * Byte 1 says what a designator is, byte 3 how long it is: the
+	 * device's port designators are made vendor specific wherever
+	 * byte 1 is within what was returned, the walk goes on while
+	 * byte 3 is. The page keeps its size and layout, so that what an
+	 * allocation length cuts is the start of the whole page, and PAGE
+	 * LENGTH is the same whatever the allocation length.
+	 */
+	off = VPD_HDR_LEN;
+	while (off + 1 < end) {
+		type = page[off + 1] & DESIG_TYPE_MASK;
+		if ((page[off + 1] & DESIG_ASSOC_MASK) == DESIG_ASSOC_PORT &&
+		    (type == DESIG_REL_PORT || type == DESIG_TPG))
+			page[off + 1] &= ~DESIG_TYPE_MASK;	/* DESIG_VENDOR */
+		if (off + DESIG_HDR_LEN > end)
+			break;
+		off += DESIG_HDR_LEN + page[off + 3];
+	}
+	/* the designators must end at PAGE LENGTH, or we cannot tell where */
+	if (len >= page_end && off != page_end)
+		return page_end;
+	if (rel_tgt_id) {
+		disk_desig_port_id(add + n, DESIG_REL_PORT, rel_tgt_id);
+		n += DESIG_PORT_ID_SIZE;
+	}
+	if (tpg_id) {
+		disk_desig_port_id(add + n, DESIG_TPG, tpg_id);
+		n += DESIG_PORT_ID_SIZE;
+	}
+	if (!n || page_end - VPD_HDR_LEN + n > 0xffff)
+		return min(len, page_end);
+	put_unaligned_be16(page_end - VPD_HDR_LEN + n, page + 2);
+	if (len < page_end)
+		return len;	/* ours are past the allocation length */
+	n = min(n, cap - page_end);
+	memcpy(page + page_end, add, n);
+	return page_end + n;
 }

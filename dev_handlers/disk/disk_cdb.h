@@ -2,7 +2,8 @@
 /*
  * disk_cdb.h - pure logic of the dev_disk pass-through handler
  * (disk_cdb.c): the commands it passes that the core's CDB table does not
- * know, the commands it refuses, and the Block Limits VPD page rewrite.
+ * know, the commands it refuses, the Block Limits VPD page rewrite and
+ * the ALUA fields of INQUIRY data.
  * Compiles in the kernel and in the userspace unit tests (scst_pure.h).
  */
 #ifndef __DISK_CDB_H
@@ -86,5 +87,51 @@ unsigned int disk_cdb_timeout(const u8 *cdb, unsigned int cdb_len);
  * Return: true when @page was changed.
  */
 bool disk_vpd_b0_limit(u8 *page, u32 len, u32 max_blocks);
+
+/* SPC-4 §6.6.2: TPGS, bits 5:4 of byte 5 of standard INQUIRY data */
+#define DISK_INQ_TPGS_OFF		5
+#define DISK_INQ_TPGS_MASK		0x30
+/* SPC-4 §7.8.6: Device Identification VPD page */
+#define DISK_VPD_DEVICE_ID		0x83
+/* What disk_vpd83_alua() may add: two designators of 8 bytes */
+#define DISK_VPD83_ADD_MAX		16
+
+/**
+ * disk_inq_set_tpgs() - put our TPGS field in standard INQUIRY data
+ * @buf: the data as the device returned it (SPC-4 §6.6.2)
+ * @len: bytes of it that were returned
+ * @tpgs: the TPGS field, in bits 5:4 (SCST_INQ_TPGS_*)
+ *
+ * The device's own TPGS describes its ports, not the target's: a device
+ * in an ALUA device group reports the core's (Documentation/alua.md).
+ *
+ * Return: true when @buf was changed (@len reaches byte 5).
+ */
+bool disk_inq_set_tpgs(u8 *buf, u32 len, u8 tpgs);
+
+/**
+ * disk_vpd83_alua() - the target port designators of the receiving port
+ *	in a Device Identification VPD page
+ * @page: the page as the device returned it, in a buffer of @cap bytes
+ * @len: bytes of it that were returned
+ * @cap: the size of @page: what may be returned (the allocation length)
+ * @rel_tgt_id: RELATIVE TARGET PORT IDENTIFIER of the receiving port,
+ *	0: none
+ * @tpg_id: its TARGET PORT GROUP, 0: none
+ *
+ * The device's relative target port (type 4h) and target port group
+ * (type 5h) designators with target port association (SPC-4 §7.8.6.7,
+ * §7.8.6.8) name ports of the device, not of the target: they are made
+ * vendor specific (type 0h, SPC-4 §7.8.6.2) in place, and ours appended
+ * at the end of the page, PAGE LENGTH grown to match. The page keeps
+ * its layout, so that PAGE LENGTH is the same and the data a prefix of
+ * the whole page whatever the allocation length. Every length in the
+ * page is the device's claim and is checked: designators are walked
+ * only within the returned bytes and PAGE LENGTH, and a page whose
+ * designators do not end at PAGE LENGTH gets nothing appended.
+ *
+ * Return: the number of bytes to return, at most @cap.
+ */
+u32 disk_vpd83_alua(u8 *page, u32 len, u32 cap, u16 rel_tgt_id, u16 tpg_id);
 
 #endif /* __DISK_CDB_H */

@@ -26,6 +26,8 @@
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_proto.h>
 
+#include <scst_alua.h>
+
 #include "disk.h"
 
 /* SPC-4 D.2: ABORTED COMMAND for a transport failure, or its timeout */
@@ -55,6 +57,11 @@ MODULE_PARM_DESC(bounce_all,
  *	command's buffer does not fit the queue's alignment or segment rules
  * @bounce: its scatterlist, or NULL
  * @bounce_nents: its entries
+ * @reset: a logical unit reset aborted the command: the request is
+ *	aborted in the device as soon as it has started (disk_abort_reset())
+ * @abort_sent: blk_abort_request() was called on it
+ *
+ * @reset and @abort_sent change under disk_dev.lock.
  */
 struct disk_req {
 	struct list_head entry;
@@ -63,7 +70,12 @@ struct disk_req {
 	struct sg_table bounce_table;
 	struct scatterlist *bounce;
 	unsigned int bounce_nents;
+	bool reset;
+	bool abort_sent;
 };
+
+/* How often requests of a reset that have not started yet are looked at */
+#define DISK_ABORT_POLL		(HZ / 20)
 
 bool disk_sdev_gone(const struct disk_dev *ddev)
 {
@@ -195,9 +207,14 @@ static unsigned int disk_sg_chunks(struct scatterlist *sgl, unsigned int nents,
  * bio_add_pc_page() merges what the queue allows. Fails (-EINVAL) when
  * an entry breaks the queue's DMA alignment or its limits (max_hw_sectors,
  * max_segments, virt_boundary), so that the caller bounces instead.
+ *
+ * @own: @sgl is the handler's bounce pages, whole pages from offset 0:
+ * only the transfer's length may be off the DMA alignment (an ALLOCATION
+ * LENGTH of 255, say), which in a page of our own is what the kernel's
+ * own copy for a passthrough request (bio_copy_kern()) also submits.
  */
 static int disk_map_sg(struct request *rq, struct scatterlist *sgl,
-		       unsigned int nents, u32 len)
+		       unsigned int nents, u32 len, bool own)
 {
 	unsigned int nvecs = disk_sg_chunks(sgl, nents, len);
 	struct request_queue *q = rq->q;
@@ -218,7 +235,7 @@ static int disk_map_sg(struct request *rq, struct scatterlist *sgl,
 
 		if (!n)
 			break;
-		if (!blk_rq_aligned(q, off, n)) {
+		if (!own && !blk_rq_aligned(q, off, n)) {
 			ret = -EINVAL;
 			goto free_bio;
 		}
@@ -322,7 +339,7 @@ static int disk_map_data(struct disk_req *dr, u32 len, bool write)
 	int ret;
 
 	if (!READ_ONCE(disk_bounce_all)) {
-		ret = disk_map_sg(dr->rq, cmd->sg, cmd->sg_cnt, len);
+		ret = disk_map_sg(dr->rq, cmd->sg, cmd->sg_cnt, len, false);
 		if (ret != -EINVAL)
 			return ret;
 	}
@@ -330,7 +347,7 @@ static int disk_map_data(struct disk_req *dr, u32 len, bool write)
 		return -ENOMEM;
 	if (write)
 		disk_bounce_copy(dr, true, len);
-	ret = disk_map_sg(dr->rq, dr->bounce, dr->bounce_nents, len);
+	ret = disk_map_sg(dr->rq, dr->bounce, dr->bounce_nents, len, true);
 	if (ret)
 		disk_bounce_free(dr);
 	return ret;
@@ -385,6 +402,59 @@ static void disk_fix_block_limits(struct scst_cmd *cmd)
 	if (disk_vpd_b0_limit(page, n,
 			      disk_max_transfer(cmd) >> cmd->dev->block_shift))
 		sg_pcopy_from_buffer(cmd->sg, cmd->sg_cnt, page, n, 0);
+}
+
+/*
+ * ALUA (SPC-4 §5.16, Documentation/alua.md): for a device in a device
+ * group, the TPGS field of standard INQUIRY data and the target port
+ * designators of VPD page 83h are the target's, not the device's, so that
+ * the initiator sees the ports and groups the core reports (REPORT TARGET
+ * PORT GROUPS) and its ALUA handler attaches. A device in no group
+ * answers as it is.
+ */
+static void disk_fix_alua(struct scst_cmd *cmd)
+{
+	u32 len = cmd->resp_len, cap, n;
+	u16 tpg_id;
+	u8 tpgs, *buf;
+
+	if (cmd->cdb[0] != INQUIRY || !cmd->sg || !len)
+		return;
+	scst_alua_inq_info(cmd, &tpgs, &tpg_id);
+	if (tpgs == SCST_INQ_TPGS_NONE)
+		return;
+	if (!(cmd->cdb[1] & 0x01)) {
+		u8 head[DISK_INQ_TPGS_OFF + 1];
+
+		n = sg_pcopy_to_buffer(cmd->sg, cmd->sg_cnt, head,
+				       min_t(u32, len, sizeof(head)), 0);
+		if (disk_inq_set_tpgs(head, n, tpgs))
+			sg_pcopy_from_buffer(cmd->sg, cmd->sg_cnt, head, n, 0);
+		return;
+	}
+	if (cmd->cdb[2] != DISK_VPD_DEVICE_ID)
+		return;
+	/*
+	 * A contiguous copy, in the completion's context (atomic); a page
+	 * of more than PAGE_SIZE bytes is not a Device Identification page
+	 * any device returns, and is passed as it is.
+	 */
+	if (len > PAGE_SIZE) {
+		pr_warn_ratelimited("%s: VPD page 83h of %u bytes passed without the ALUA designators\n",
+				    cmd->dev->name, len);
+		return;
+	}
+	cap = min_t(u32, cmd->bufflen, len + DISK_VPD83_ADD_MAX);
+	buf = kmalloc(cap, GFP_ATOMIC);
+	if (!buf) {
+		/* the initiator retries; without the designators it would not */
+		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+		return;
+	}
+	len = sg_pcopy_to_buffer(cmd->sg, cmd->sg_cnt, buf, len, 0);
+	n = disk_vpd83_alua(buf, len, cap, cmd->sess->tgt->rel_tgt_id, tpg_id);
+	cmd->resp_len = sg_pcopy_from_buffer(cmd->sg, cmd->sg_cnt, buf, n, 0);
+	kfree(buf);
 }
 
 /* The device's answer, unchanged: status, sense data, residual. */
@@ -445,8 +515,10 @@ static enum rq_end_io_ret disk_end_io(struct request *rq, blk_status_t sts)
 			disk_bounce_copy(dr, false, cmd->resp_len);
 		disk_bounce_free(dr);
 	}
-	if (cmd->status == SAM_STAT_GOOD)
+	if (cmd->status == SAM_STAT_GOOD) {
 		disk_fix_block_limits(cmd);
+		disk_fix_alua(cmd);
+	}
 	disk_req_unlink(ddev, dr);
 	kfree(dr);
 	scst_cmd_exec_done(cmd);
@@ -503,6 +575,7 @@ enum scst_exec_res disk_exec(struct scst_cmd *cmd)
 	struct disk_req *dr;
 	unsigned int timeout;
 	struct request *rq;
+	bool reset;
 	int ret;
 
 	if (disk_sdev_gone(ddev)) {
@@ -560,9 +633,20 @@ enum scst_exec_res disk_exec(struct scst_cmd *cmd)
 	spin_lock_irqsave(&ddev->lock, flags);
 	list_add_tail(&dr->entry, &ddev->inflight);
 	atomic_inc(&ddev->nr_inflight);
+	/*
+	 * A reset marks the commands aborted before disk_task_mgmt_fn()
+	 * takes this lock: either it finds the request on the list, or the
+	 * mark is seen here (the core checked it before ->exec(), this
+	 * closes the window since). The request, built with its data, is
+	 * aborted as soon as it starts.
+	 */
+	reset = scst_cmd_aborted(cmd);
+	dr->reset = reset;
 	spin_unlock_irqrestore(&ddev->lock, flags);
 	blk_execute_rq_nowait(rq,
 			      cmd->queue_type == SCST_CMD_QUEUE_HEAD_OF_QUEUE);
+	if (reset)
+		schedule_delayed_work(&ddev->abort_work, 0);
 	return SCST_EXEC_COMPLETED;
 
 free_rq:
@@ -574,21 +658,65 @@ done:
 	return SCST_EXEC_COMPLETED;
 }
 
+/*
+ * Abort in the device each request of a reset that has started and was
+ * not aborted yet. blk_abort_request() times the request out now: on a
+ * request not started, blk_mq_start_request() would set its deadline
+ * again, so those wait for the next look. Return: whether any is left.
+ */
+static bool disk_abort_reset(struct disk_dev *ddev)
+{
+	unsigned long flags;
+	struct disk_req *dr;
+	bool left = false;
+
+	spin_lock_irqsave(&ddev->lock, flags);
+	list_for_each_entry(dr, &ddev->inflight, entry) {
+		if (!dr->reset || dr->abort_sent)
+			continue;
+		if (!blk_mq_request_started(dr->rq)) {
+			left = true;
+			continue;
+		}
+		blk_abort_request(dr->rq);
+		dr->abort_sent = true;
+	}
+	spin_unlock_irqrestore(&ddev->lock, flags);
+	return left;
+}
+
+/*
+ * A reset's requests that were waiting in the queue (for a tag, or for
+ * the device's queue depth) start as the aborted ones end: abort them
+ * then, until none is left.
+ */
+void disk_abort_work(struct work_struct *work)
+{
+	struct disk_dev *ddev = container_of(to_delayed_work(work),
+					     struct disk_dev, abort_work);
+
+	if (disk_abort_reset(ddev))
+		schedule_delayed_work(&ddev->abort_work, DISK_ABORT_POLL);
+}
+
 /**
  * disk_task_mgmt_fn() - a logical unit reset reached the device
  * @dev: the device
  * @fn: the function; the core calls this for SCST_LUN_RESET only (a
  *	TARGET RESET resets each of its logical units the same way,
- *	scst_dev_reset()); ABORT TASK, ABORT TASK SET and CLEAR TASK SET
- *	do not reach the handler
+ *	scst_clear_dev_task_set()); ABORT TASK, ABORT TASK SET and CLEAR
+ *	TASK SET do not reach the handler
  *
- * The core has marked the affected commands aborted and waits for each
- * to complete. Every request in the device is timed out now
- * (blk_abort_request()): the SCSI midlayer's timeout handling runs as for
- * a real timeout, i.e. the host driver's eh_abort_handler, and when that
- * fails the SCSI error handler escalates as it would for any timed-out
- * command (device, target, bus, host reset of the Linux host), which
- * other users of the device notice. The device is not reset by us.
+ * The core has marked every command of the logical unit aborted and
+ * waits for them after this returns: each request in the device is
+ * timed out now (blk_abort_request()), and each one still waiting in the
+ * queue once it starts (disk_abort_work()), so that the reset does not
+ * wait for a stuck request's timeout (SAM-5 6.3.3: a logical unit reset
+ * aborts all tasks). The SCSI midlayer's timeout handling runs as for a
+ * real timeout: the host driver's eh_abort_handler, and when that fails
+ * the SCSI error handler escalates as it would for any timed-out command
+ * (device, target, bus, host reset of the Linux host), which other users
+ * of the device notice. The device is not reset by us.
  */
 void disk_task_mgmt_fn(struct scst_device *dev, enum scst_tmf fn)
 {
@@ -600,8 +728,10 @@ void disk_task_mgmt_fn(struct scst_device *dev, enum scst_tmf fn)
 		return;
 	spin_lock_irqsave(&ddev->lock, flags);
 	list_for_each_entry(dr, &ddev->inflight, entry)
-		blk_abort_request(dr->rq);
+		dr->reset = true;
 	spin_unlock_irqrestore(&ddev->lock, flags);
+	if (disk_abort_reset(ddev))
+		schedule_delayed_work(&ddev->abort_work, DISK_ABORT_POLL);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -212,6 +212,7 @@ static int disk_add_device(const char *arg, const struct scst_mgmt_line *line)
 	spin_lock_init(&ddev->lock);
 	INIT_LIST_HEAD(&ddev->inflight);
 	init_waitqueue_head(&ddev->idle_wq);
+	INIT_DELAYED_WORK(&ddev->abort_work, disk_abort_work);
 	ddev->max_bytes = disk_queue_max_bytes(sdev);
 	ret = disk_read_capacity(ddev);
 	if (ret)
@@ -269,6 +270,8 @@ static void disk_destroy(struct disk_dev *ddev)
 {
 	scst_unregister_virtual_device(ddev->dev);
 	wait_event(ddev->idle_wq, !atomic_read(&ddev->nr_inflight));
+	/* nothing in flight: the work finds nothing and stops */
+	cancel_delayed_work_sync(&ddev->abort_work);
 	scsi_device_put(ddev->sdev);
 	kfree(ddev);
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for dev_handlers/disk/disk_cdb.c: the commands dev_disk
- * passes beyond the core's CDB table, the ones it refuses, and the Block
- * Limits VPD rewrite. CDBs are written out by hand from SPC-4, SBC-3 and
- * SAT-3.
+ * passes beyond the core's CDB table, the ones it refuses, the Block
+ * Limits VPD rewrite and the ALUA fields of INQUIRY data. CDBs and pages
+ * are written out by hand from SPC-4, SBC-3 and SAT-3.
  */
 #include "unit.h"
 #include "disk_cdb.h"
@@ -259,6 +259,232 @@ static void test_block_limits_ws(void **state)
 	assert_int_equal(get_unaligned_be64(page + 36), 2048);
 }
 
+/* TPGS (byte 5 bits 5:4) becomes ours; the other bits of byte 5 stay */
+static void test_inq_tpgs(void **state)
+{
+	u8 inq[36];
+
+	(void)state;
+	memset(inq, 0x5a, sizeof(inq));
+	inq[5] = 0xc9 | 0x10;	/* SCCS, ACC, 3PC, PROTECT; TPGS 01b */
+	assert_false(disk_inq_set_tpgs(inq, 5, 0x30));
+	assert_int_equal(inq[5], 0xd9);
+	assert_true(disk_inq_set_tpgs(inq, 6, 0x30));
+	assert_int_equal(inq[5], 0xf9);
+	/* only bits 5:4 of the argument count */
+	assert_true(disk_inq_set_tpgs(inq, sizeof(inq), 0xff & ~0x30));
+	assert_int_equal(inq[5], 0xc9);
+	assert_int_equal(inq[4], 0x5a);
+	assert_int_equal(inq[6], 0x5a);
+}
+
+/*
+ * A Device Identification page as scsi_debug returns it: T10 vendor ID
+ * and NAA designators of the logical unit, its relative target port 1
+ * (PIV, SAS), an NAA designator of its target port and its target port
+ * group 0x100: 52 bytes of designators, 56 in all. In a buffer of 96
+ * bytes, the rest 0xaa.
+ */
+#define VPD83_LEN	56U
+#define VPD83_REL_OFF	28
+#define VPD83_TPG_OFF	48
+static void vpd83_fill(u8 *page)
+{
+	static const u8 p[VPD83_LEN] = {
+		0x00, 0x83, 0x00, 52,
+		0x02, 0x01, 0x00, 0x08, 'L', 'i', 'n', 'u', 'x', ' ', ' ', ' ',
+		0x01, 0x03, 0x00, 0x08, 0x53, 0x33, 0x33, 0x33, 0x30, 0, 0, 0,
+		0x61, 0x94, 0x00, 0x04, 0x00, 0x00, 0x00, 0x01,
+		0x61, 0x93, 0x00, 0x08, 0x52, 0x22, 0x22, 0x22, 0x20, 0, 0, 0,
+		0x61, 0x95, 0x00, 0x04, 0x00, 0x00, 0x01, 0x00,
+	};
+
+	memset(page, 0xaa, 96);
+	memcpy(page, p, sizeof(p));
+}
+
+static const u8 rel5[8] = { 0x01, 0x14, 0x00, 0x04, 0, 0, 0x00, 0x05 };
+static const u8 tpg7[8] = { 0x01, 0x15, 0x00, 0x04, 0, 0, 0x00, 0x07 };
+
+/* the device's port designators made vendor specific, nothing else */
+static void vpd83_check_own(const u8 *page, const u8 *orig, u32 len)
+{
+	u32 i;
+
+	for (i = 4; i < len; i++) {
+		if (i == VPD83_REL_OFF + 1 || i == VPD83_TPG_OFF + 1)
+			assert_int_equal(page[i], 0x90);
+		else
+			assert_int_equal(page[i], orig[i]);
+	}
+}
+
+static void test_vpd83_whole(void **state)
+{
+	u8 page[96], orig[96];
+
+	(void)state;
+	vpd83_fill(orig);
+	/* the device's made vendor specific, ours appended */
+	vpd83_fill(page);
+	assert_int_equal(disk_vpd83_alua(page, VPD83_LEN, 96, 5, 7),
+			 VPD83_LEN + 16);
+	assert_int_equal(get_unaligned_be16(page + 2), 52 + 16);
+	vpd83_check_own(page, orig, VPD83_LEN);
+	assert_memory_equal(page + VPD83_LEN, rel5, 8);
+	assert_memory_equal(page + VPD83_LEN + 8, tpg7, 8);
+	assert_int_equal(page[VPD83_LEN + 16], 0xaa);
+	/* no target port group: the relative port alone */
+	vpd83_fill(page);
+	assert_int_equal(disk_vpd83_alua(page, VPD83_LEN, 96, 5, 0),
+			 VPD83_LEN + 8);
+	assert_int_equal(get_unaligned_be16(page + 2), 52 + 8);
+	vpd83_check_own(page, orig, VPD83_LEN);
+	assert_memory_equal(page + VPD83_LEN, rel5, 8);
+	assert_int_equal(page[VPD83_LEN + 8], 0xaa);
+	/* the allocation length ends inside what is appended */
+	vpd83_fill(page);
+	assert_int_equal(disk_vpd83_alua(page, VPD83_LEN, VPD83_LEN + 12, 5, 7),
+			 VPD83_LEN + 12);
+	assert_int_equal(get_unaligned_be16(page + 2), 52 + 16);
+	assert_memory_equal(page + VPD83_LEN, rel5, 8);
+	assert_memory_equal(page + VPD83_LEN + 8, tpg7, 4);
+	assert_int_equal(page[VPD83_LEN + 12], 0xaa);
+	/* the device returned bytes past PAGE LENGTH: not ours to return */
+	vpd83_fill(page);
+	assert_int_equal(disk_vpd83_alua(page, VPD83_LEN + 20, 96, 0, 0),
+			 VPD83_LEN);
+	assert_int_equal(get_unaligned_be16(page + 2), 52);
+	vpd83_check_own(page, orig, VPD83_LEN);
+	/* a header only: both appended */
+	vpd83_fill(page);
+	page[3] = 0;
+	assert_int_equal(disk_vpd83_alua(page, 4, 96, 5, 7), 20);
+	assert_int_equal(get_unaligned_be16(page + 2), 16);
+	assert_memory_equal(page + 4, rel5, 8);
+	assert_memory_equal(page + 12, tpg7, 8);
+	/* a designator of the logical unit with type 4: not a port's */
+	vpd83_fill(page);
+	page[VPD83_REL_OFF + 1] = 0x04;
+	assert_int_equal(disk_vpd83_alua(page, VPD83_LEN, 96, 5, 0),
+			 VPD83_LEN + 8);
+	assert_int_equal(page[VPD83_REL_OFF + 1], 0x04);
+	assert_int_equal(page[VPD83_TPG_OFF + 1], 0x90);
+}
+
+/*
+ * The allocation length cut the page: the visible bytes as in the whole
+ * page, the same PAGE LENGTH, nothing written past the cut
+ */
+static void test_vpd83_cut(void **state)
+{
+	u8 whole[96], page[96], orig[96];
+	u32 cut;
+
+	(void)state;
+	vpd83_fill(orig);
+	vpd83_fill(whole);
+	disk_vpd83_alua(whole, VPD83_LEN, 96, 5, 7);
+	for (cut = 4; cut <= VPD83_LEN + 16; cut++) {
+		vpd83_fill(page);
+		assert_int_equal(disk_vpd83_alua(page, min(cut, VPD83_LEN), cut,
+						 5, 7), min(cut, VPD83_LEN + 16));
+		assert_memory_equal(page, whole, min(cut, VPD83_LEN + 16));
+		assert_memory_equal(page + cut, orig + cut, 96 - cut);
+	}
+	/* byte 1 of the relative port returned, its length not */
+	vpd83_fill(page);
+	assert_int_equal(disk_vpd83_alua(page, VPD83_REL_OFF + 2,
+					 VPD83_REL_OFF + 2, 5, 7),
+			 VPD83_REL_OFF + 2);
+	assert_int_equal(page[VPD83_REL_OFF + 1], 0x90);
+	/* less than the header: untouched */
+	vpd83_fill(page);
+	assert_int_equal(disk_vpd83_alua(page, 3, 96, 5, 7), 3);
+	assert_memory_equal(page, orig, 96);
+	/* @len beyond @cap counts as @cap */
+	vpd83_fill(page);
+	assert_int_equal(disk_vpd83_alua(page, 200, 20, 5, 7), 20);
+	assert_int_equal(get_unaligned_be16(page + 2), 52 + 16);
+	assert_memory_equal(page + 20, orig + 20, 76);
+}
+
+/* Lengths the device claims and does not keep */
+static void test_vpd83_bad(void **state)
+{
+	u8 page[96], orig[96];
+
+	(void)state;
+	vpd83_fill(orig);
+	/* another page */
+	vpd83_fill(page);
+	page[1] = 0x80;
+	assert_int_equal(disk_vpd83_alua(page, VPD83_LEN, 96, 5, 7), VPD83_LEN);
+	assert_memory_equal(page + 2, orig + 2, 94);
+	/* a designator longer than the page: the walk stops, none appended */
+	vpd83_fill(page);
+	page[19] = 0x40;
+	assert_int_equal(disk_vpd83_alua(page, VPD83_LEN, 96, 5, 7), VPD83_LEN);
+	assert_int_equal(get_unaligned_be16(page + 2), 52);
+	assert_memory_equal(page + 20, orig + 20, 76);
+	/* PAGE LENGTH one past the designators: a stray byte, none appended */
+	vpd83_fill(page);
+	page[3] = 53;
+	assert_int_equal(disk_vpd83_alua(page, VPD83_LEN + 1, 96, 5, 7),
+			 VPD83_LEN + 1);
+	assert_int_equal(get_unaligned_be16(page + 2), 53);
+	assert_int_equal(page[VPD83_LEN + 1], 0xaa);
+	/* PAGE LENGTH shorter than the designators: none appended */
+	vpd83_fill(page);
+	page[3] = 40;
+	assert_int_equal(disk_vpd83_alua(page, VPD83_LEN, 96, 5, 7), 44);
+	assert_int_equal(get_unaligned_be16(page + 2), 40);
+	assert_memory_equal(page + 44, orig + 44, 52);
+	/* PAGE LENGTH near the 16-bit limit: no room for ours */
+	vpd83_fill(page);
+	put_unaligned_be16(0xfff0, page + 2);
+	assert_int_equal(disk_vpd83_alua(page, VPD83_LEN, VPD83_LEN, 5, 7),
+			 VPD83_LEN);
+	assert_int_equal(get_unaligned_be16(page + 2), 0xfff0);
+	vpd83_fill(page);
+	put_unaligned_be16(0xfff0, page + 2);
+	assert_int_equal(disk_vpd83_alua(page, VPD83_LEN, VPD83_LEN, 5, 0),
+			 VPD83_LEN);
+	assert_int_equal(get_unaligned_be16(page + 2), 0xfff8);
+	/* a relative port of 6 bytes: vendor specific all the same */
+	memset(page, 0xaa, sizeof(page));
+	memcpy(page, (const u8 []){ 0x00, 0x83, 0x00, 10, 0x61, 0x94, 0x00, 6,
+				    0, 0, 0, 1, 0, 0 }, 14);
+	assert_int_equal(disk_vpd83_alua(page, 14, 96, 5, 0), 22);
+	assert_int_equal(get_unaligned_be16(page + 2), 18);
+	assert_int_equal(page[5], 0x90);
+	assert_int_equal(page[7], 6);
+	assert_memory_equal(page + 14, rel5, 8);
+	assert_int_equal(page[22], 0xaa);
+	/* zero-length designators: walked over */
+	memset(page, 0xaa, sizeof(page));
+	memcpy(page, (const u8 []){ 0x00, 0x83, 0x00, 8, 0x01, 0x00, 0x00, 0,
+				    0x01, 0x14, 0x00, 0 }, 12);
+	assert_int_equal(disk_vpd83_alua(page, 12, 96, 5, 7), 28);
+	assert_int_equal(get_unaligned_be16(page + 2), 24);
+	assert_int_equal(page[9], 0x10);
+	assert_memory_equal(page + 12, rel5, 8);
+	assert_memory_equal(page + 20, tpg7, 8);
+	/* every designator length, every PAGE LENGTH: within @cap */
+	for (u32 pl = 0; pl < 40; pl++) {
+		for (u32 dl = 0; dl < 256; dl += 17) {
+			memset(page, 0xaa, sizeof(page));
+			page[0] = 0;
+			page[1] = 0x83;
+			put_unaligned_be16(pl, page + 2);
+			page[5] = 0x14;
+			page[7] = dl;
+			assert_true(disk_vpd83_alua(page, 44, 60, 5, 7) <= 60);
+			assert_int_equal(page[60], 0xaa);
+		}
+	}
+}
+
 int main(void)
 {
 	const UNIT_TEST_LIST(tests) = {
@@ -269,6 +495,10 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_block_limits),
 		cmocka_unit_test(test_block_limits_ws),
+		cmocka_unit_test(test_inq_tpgs),
+		cmocka_unit_test(test_vpd83_whole),
+		cmocka_unit_test(test_vpd83_cut),
+		cmocka_unit_test(test_vpd83_bad),
 	};
 
 	return cmocka_run_group_tests_name("disk_cdb", tests, NULL, NULL);

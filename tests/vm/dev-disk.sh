@@ -7,7 +7,9 @@
 # byte for byte with what the local device answers), the core's REPORT
 # LUNS, SPC-2 and persistent reservations, the device's MEDIUM ERROR with
 # its LBA, fio --verify at QD1 and QD32, an oversize transfer refused before it
-# reaches the device, a device hot-removed under fio, and clean unloads.
+# reaches the device, LUN RESET with a READ stuck in the device answered at
+# once, ALUA (TPGS, VPD 83h port designators, scsi_dh_alua attaching), a
+# device hot-removed under fio, and clean unloads.
 . /tests/lib/common.sh
 . /tests/lib/fio.sh
 . /tests/lib/scst.sh
@@ -73,6 +75,11 @@ unexport_disk() {
 	mgmt $SCST/handlers/vdisk_nullio/mgmt "del_device null1"
 }
 
+# vpd00_255 SG: VPD page 00h read with an allocation length of 255
+vpd00_255() {
+	sg_raw -r 255 -b "$1" 12 01 00 00 ff 00 | od -An -tx1
+}
+
 # identity: what the device says about itself passes unchanged
 identity_checks() {
 	local inq b0 maxkb hwkb bs want
@@ -83,6 +90,9 @@ identity_checks() {
 	same "VPD 00h" sg_vpd -r -p 0x00
 	same "VPD 80h" sg_vpd -r -p 0x80
 	same "VPD 83h" sg_vpd -r -p 0x83
+	# an allocation length off the queue's DMA alignment (Linux reads
+	# VPD pages with 255 and with what the page header says): bounced
+	same "VPD 00h, allocation length 255" vpd00_255
 	same "READ CAPACITY(16)" sg_readcap -l -H
 	same "MODE SENSE, all pages" sg_modes -r -a
 	# Block Limits: the device's, MAXIMUM TRANSFER LENGTH what we pass
@@ -249,6 +259,117 @@ lun_reset_check() {
 	clear_ua "$remote_sg"
 }
 
+# LUN RESET while a READ is stuck in the device (scsi_debug holds every
+# command for minutes): the reset aborts the device's request before it
+# waits for the command, so it answers at once instead of after the
+# request's 30 s timeout (the bound of 5 s is functional, generous for a
+# TCG guest: a reset that waits for the timeout takes 30 s); the READ
+# ends (TASK ABORTED), and the device works afterwards.
+lun_reset_stuck_check() {
+	local pid t0 t1 ms i busy
+	echo 30 > /sys/bus/scsi/devices/"$hctl"/timeout
+	# jiffies: 400 s at HZ=250, far beyond the timeout
+	echo 100000 > $SDEBUG/delay
+	sg_raw -t 300 -r 4096 "$remote_sg" 28 00 00 00 00 00 00 00 08 00 \
+		> /tmp/stuck.out 2>&1 &
+	pid=$!
+	for ((i = 0; i < 100; i++)); do
+		busy=$(cat /sys/bus/scsi/devices/"$hctl"/device_busy)
+		[ "$busy" -gt 0 ] && break
+		sleep 0.1
+	done
+	[ "$busy" -gt 0 ] || { cat /tmp/stuck.out; fail "the READ did not reach the device"; }
+	t0=${EPOCHREALTIME/./}
+	run sg_reset -d "$remote_sg"
+	t1=${EPOCHREALTIME/./}
+	ms=$(((t1 - t0) / 1000))
+	log "LUN RESET with a READ stuck in the device: answered in $ms ms"
+	for ((i = 0; i < 100; i++)); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 $pid 2>/dev/null && fail "the stuck READ still running 10 s after the LUN RESET"
+	wait $pid && fail "the stuck READ succeeded: $(cat /tmp/stuck.out)"
+	log "the stuck READ: $(tr '\n' ' ' < /tmp/stuck.out)"
+	assert_eq "$(cat /sys/bus/scsi/devices/"$hctl"/device_busy)" 0 "requests left in the device"
+	echo 0 > $SDEBUG/delay || fail "scsi_debug still holds commands"
+	[ "$ms" -lt 5000 ] || fail "LUN RESET took $ms ms: it waited for the stuck request's timeout"
+	clear_ua "$remote_sg"
+	run sg_raw -o /dev/null -r 4096 "$remote_sg" 28 00 00 00 00 00 00 00 08 00
+}
+
+# vpd83_len SG: the PAGE LENGTH of VPD page 83h
+vpd83_len() {
+	sg_vpd -r -p 0x83 "$1" | od -An -tu1 -j2 -N2 | awk '{ print $1 * 256 + $2 }'
+}
+
+# ALUA (Documentation/alua.md) on a pass-through device, exported through
+# a second target tgt2 (relative port 2, where scsi_debug says 1): in a
+# device group with tgt2 in target port group 7, standard INQUIRY says
+# TPGS 11b and VPD 83h carries tgt2's relative target port and target
+# port group designators (scsi_debug's own made vendor specific), so that
+# Linux's scsi_dh_alua attaches when it scans the LUN and follows the
+# group's state; out of the group, the device's own data again.
+alua_check() {
+	local dg=$SCST/device_groups/dgd tg h3 sg3 rid inq vpd d n_local n_remote
+	local t2=$SCST/targets/scst_local/tgt2
+	mgmt $SCST/targets/scst_local/mgmt "add_target tgt2"
+	mgmt $t2/luns/mgmt "add $hctl 0"
+	rid=$(attr_value $t2/rel_tgt_id)
+	[ "$rid" != 1 ] || fail "tgt2 has relative port 1, as scsi_debug's own"
+	mgmt $SCST/device_groups/mgmt "create dgd"
+	mgmt $dg/devices/mgmt "add $hctl"
+	mgmt $dg/target_groups/mgmt "create tgd"
+	tg=$dg/target_groups/tgd
+	mgmt $tg/mgmt "add tgt2"
+	echo 7 > $tg/group_id || fail "group_id refused"
+	# loaded before the scan: the midlayer attaches it to a LUN whose
+	# INQUIRY data has TPGS set
+	run modprobe scsi_dh_alua
+	mgmt $SCST/targets/scst_local/mgmt "add_session tgt2 ini3"
+	wait_for 10 "scst_local host of tgt2/ini3" local_host tgt2 ini3 > /dev/null
+	h3=$(local_host tgt2 ini3)
+	wait_lun "$h3" 0
+	sg3=$(lun_sg "$h3" 0)
+	clear_ua "$sg3"
+	inq=$(sg_inq "$sg3") || fail "sg_inq: $inq"
+	grep -q 'TPGS=3' <<< "$inq" || fail "TPGS is not 3: $(grep TPGS <<< "$inq")"
+	vpd=$(sg_vpd -p di "$sg3") || fail "sg_vpd -p di: $vpd"
+	echo "$vpd"
+	grep -qi "relative target port: 0x$(printf %x "$rid")\$" <<< "$vpd" ||
+		fail "VPD 83h: no relative target port $rid"
+	grep -qi 'target port group: 0x7$' <<< "$vpd" || fail "VPD 83h: no target port group 7"
+	assert_eq "$(grep -ci 'relative target port:' <<< "$vpd")" 1 "relative target port designators"
+	assert_eq "$(grep -ci 'target port group:' <<< "$vpd")" 1 "target port group designators"
+	# scsi_debug's own (relative port 1, its port group) made vendor
+	# specific in place, ours appended (8 bytes each)
+	n_local=$(vpd83_len "$local_sg")
+	n_remote=$(vpd83_len "$sg3")
+	assert_eq "$n_remote" $((n_local + 16)) "VPD 83h PAGE LENGTH"
+	# a short allocation length cuts the data, not the PAGE LENGTH
+	assert_eq "$(sg_raw -r 8 -b "$sg3" 12 01 83 00 08 00 2>/dev/null | od -An -tu1 -j2 -N2 | awk '{ print $1 * 256 + $2 }')" \
+		"$n_remote" "PAGE LENGTH at allocation length 8"
+	d=/sys/class/scsi_device/$h3:0:0:0/device
+	wait_for 10 "scsi_dh_alua on $h3:0:0:0" grep -qx alua $d/dh_state
+	wait_for 30 "$h3:0:0:0 active/optimized" grep -qx active/optimized $d/access_state
+	# a standby port is one to the initiator, not an I/O error
+	echo standby > $tg/state || fail "state standby refused"
+	echo 1 > $d/rescan
+	wait_for 30 "$h3:0:0:0 standby" grep -qx standby $d/access_state
+	echo active > $tg/state || fail "state active refused"
+	echo 1 > $d/rescan
+	wait_for 30 "$h3:0:0:0 active/optimized again" grep -qx active/optimized $d/access_state
+	dd if="$(lun_disk "$h3" 0)" of=/dev/null bs=4k count=16 iflag=direct status=none ||
+		fail "I/O through the ALUA path failed"
+	mgmt $SCST/targets/scst_local/mgmt "del_session tgt2 ini3"
+	mgmt $SCST/targets/scst_local/mgmt "del_target tgt2"
+	mgmt $dg/devices/mgmt "del $hctl"
+	mgmt $SCST/device_groups/mgmt "del dgd"
+	clear_ua "$remote_sg"
+	same "standard INQUIRY out of the device group" sg_inq -r
+	same "VPD 83h out of the device group" sg_vpd -r -p 0x83
+}
+
 # --- 512-byte sectors ---------------------------------------------------
 sdebug_load 512
 # bad names and a device that is not there: refused, nothing changes
@@ -283,6 +404,8 @@ oversize_check
 reserve_check
 timeout_check
 lun_reset_check
+lun_reset_stuck_check
+alua_check
 
 unexport_disk
 mgmt $H/mgmt "del_device $hctl"
