@@ -20,6 +20,7 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
+#include <linux/error-injection.h>
 
 #include <scsi/scsi.h>
 #include <scsi/scsi_cmnd.h>
@@ -306,7 +307,7 @@ static void disk_bounce_free(struct disk_req *dr)
  * the core's buffers (sgl_alloc() needs CONFIG_SGL_ALLOC, which a module
  * cannot select).
  */
-static int disk_bounce_alloc(struct disk_req *dr, u32 len)
+static noinline int disk_bounce_alloc(struct disk_req *dr, u32 len)
 {
 	unsigned int nents = DIV_ROUND_UP(len, PAGE_SIZE), i;
 	struct scatterlist *sg;
@@ -327,6 +328,8 @@ static int disk_bounce_alloc(struct disk_req *dr, u32 len)
 	}
 	return 0;
 }
+
+ALLOW_ERROR_INJECTION(disk_bounce_alloc, ERRNO);
 
 /*
  * The data of @dr's command onto its request: the core's pages where the

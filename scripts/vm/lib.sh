@@ -71,7 +71,7 @@ vm_vmlinux() {
 	local krel=$1 dir=$VM_BUILD/$1
 
 	if vm_is_debug "$krel"; then
-		"$VM_TOP/scripts/debug-kernel" --vmlinux
+		"$VM_TOP/scripts/debug-kernel" --image
 		return
 	fi
 	mkdir -p "$dir"

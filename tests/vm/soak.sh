@@ -63,9 +63,9 @@ srpt_load
 scst_local_load
 run modprobe scst_disk
 H=$SCST/handlers
-T=$(srpt_tgt rxe0)
-wait_for 10 "target of rxe0" test -d "$T"
-id=$(srpt_login_field "$T" tid_ext)
+ST=$(srpt_tgt rxe0)
+wait_for 10 "target of rxe0" test -d "$ST"
+id=$(srpt_login_field "$ST" tid_ext)
 mgmt $H/vdisk_blockio/mgmt "add_device l_bio filename=/dev/ram0"
 mgmt $H/vdisk_fileio/mgmt "add_device l_fio filename=/tmp/soak1.img"
 mgmt $H/vdisk_nullio/mgmt "add_device l_null size_mb=64"
@@ -82,9 +82,9 @@ for h in "${sd_hctls[@]}"; do
 done
 mgmt $H/vdisk_nullio/mgmt "add_device x_null size_mb=8"
 for l in "s_bio 0" "s_fio 1" "s_null 2" "${sd_hctls[1]} 3"; do
-	mgmt "$T/luns/mgmt" "add $l"
+	mgmt "$ST/luns/mgmt" "add $l"
 done
-run sh -c "echo 1 > '$T/enabled'"
+run sh -c "echo 1 > '$ST/enabled'"
 LT=$SCST/targets/scst_local/soak
 local_target soak soakhost "l_bio 0" "l_fio 1" "l_null 2" "${sd_hctls[0]} 3"
 lhost=$host
@@ -173,11 +173,11 @@ while [ $((now - start)) -lt "$SOAK_SECONDS" ]; do
 	fi
 	if [ "$now" -ge $next_lun ]; then
 		next_lun=$((now + 20))
-		for t in "$T" "$LT"; do
+		for t in "$ST" "$LT"; do
 			mgmt "$t/luns/mgmt" "add x_null 7"
 		done
 		sleep 1
-		for t in "$T" "$LT"; do
+		for t in "$ST" "$LT"; do
 			mgmt "$t/luns/mgmt" "del 7"
 		done
 		n_lun=$((n_lun + 1))
@@ -187,7 +187,7 @@ while [ $((now - start)) -lt "$SOAK_SECONDS" ]; do
 		if [ $((n_close % 2)) = 0 ]; then
 			s=$LT/sessions/soakhost
 		else
-			s=$(ls -d "$T"/sessions/* 2>/dev/null | head -n 1)
+			s=$(ls -d "$ST"/sessions/* 2>/dev/null | head -n 1)
 		fi
 		[ -n "$s" ] && [ -e "$s/force_close" ] &&
 			{ echo 1 > "$s/force_close" || fail "force_close $s refused"; }
@@ -220,10 +220,13 @@ summary "disturbances: link flaps $n_flap, resets $n_reset, force-closes $n_clos
 
 # --- the end: every round ends, every command is answered ---------------
 touch $stop
+deadline=$(($(date +%s) + 600))
 for p in "${loops[@]}"; do
-	if ! timeout 600 tail --pid="$p" -f /dev/null; then
-		fail "an I/O loop did not end within 600 s after the stop"
-	fi
+	while kill -0 "$p" 2> /dev/null; do
+		[ "$(date +%s)" -lt $deadline ] ||
+			fail "an I/O loop did not end within 600 s after the stop"
+		sleep 2
+	done
 done
 oldest=0
 for f in $SCST/targets/*/*/sessions/*/oldest_command_ms; do
@@ -246,7 +249,7 @@ for p in $(srp_remote_ports); do
 	echo 1 > /sys/class/srp_remote_ports/$p/delete
 done
 mgmt $SCST/targets/scst_local/mgmt "del_target soak"
-run sh -c "echo 0 > '$T/enabled'"
+run sh -c "echo 0 > '$ST/enabled'"
 for m in scst_srpt scst_local scst_disk scst_vdisk scst; do
 	run modprobe -r $m
 done
