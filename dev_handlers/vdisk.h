@@ -19,6 +19,7 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/atomic.h>
 #include <linux/bvec.h>
@@ -32,7 +33,6 @@
 /* T10 VENDOR IDENTIFICATION, as SCST's (users' multipath.conf match it). */
 #define VDISK_VENDOR_BIO	"SCST_BIO"
 #define VDISK_VENDOR_FIO	"SCST_FIO"
-#define VDISK_PROD_REV		" 010"
 
 /* Largest number of pages of the bounce buffer of VERIFY / COMPARE AND WRITE */
 #define VDISK_BOUNCE_PAGES	32
@@ -183,17 +183,15 @@ struct vdisk_dev {
 	bool removable;
 	bool size_set;
 
-	u64 id;
-	char t10_vend_id[VDISK_T10_VEND_ID_LEN + 1];
-	char prod_id[VDISK_PROD_ID_LEN + 1];
-	char t10_dev_id[VDISK_T10_DEV_ID_LEN + 1];
-	char usn[VDISK_USN_LEN + 1];
-	bool t10_vend_id_set;
-	bool prod_id_set;
-	bool t10_dev_id_set;
-	bool usn_set;
+	/*
+	 * INQUIRY and VPD 80h/83h: written under cfg_mutex and ident_lock,
+	 * read under either (INQUIRY takes a copy under ident_lock)
+	 */
+	struct vdisk_identity ident;
+	spinlock_t ident_lock;		/* ident, against INQUIRY */
 
-	struct mutex cfg_mutex;		/* resync_size, MODE SELECT */
+	/* resync_size, MODE SELECT, identity writes */
+	struct mutex cfg_mutex;
 	struct mutex caw_mutex;		/* one COMPARE AND WRITE at a time */
 	bool caw_active;
 	atomic_t writes_inflight;

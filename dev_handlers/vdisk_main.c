@@ -44,9 +44,8 @@ static bool vdisk_exiting;
 /*
  * As SCST: a 64-bit number from the setup ID and the CRC32C of the device
  * name (with its terminating NUL), so that a device keeps its identity
- * across restarts and a renamed copy gets another. The unit serial number
- * is its hex form, the T10 device ID "<hex>-<name>", and it is the source
- * of the NAA and EUI-64 designators of VPD page 83h.
+ * across restarts and a renamed copy gets another; the identity follows
+ * from it by SCST's rules (vdisk_identity_defaults()).
  */
 static void vdisk_set_identity(struct vdisk_dev *vdev)
 {
@@ -57,17 +56,9 @@ static void vdisk_set_identity(struct vdisk_dev *vdev)
 	 * setup_id in the upper half: two target systems with devices of the
 	 * same name export different serial numbers and designators
 	 */
-	vdev->id = (u64)scst_get_setup_id() << 32 | crc;
-	if (!vdev->t10_vend_id_set)
-		strscpy(vdev->t10_vend_id, vdev->be->vendor,
-			sizeof(vdev->t10_vend_id));
-	if (!vdev->prod_id_set)
-		strscpy(vdev->prod_id, vdev->name, sizeof(vdev->prod_id));
-	if (!vdev->t10_dev_id_set)
-		scnprintf(vdev->t10_dev_id, sizeof(vdev->t10_dev_id),
-			  "%llx-%s", vdev->id, vdev->name);
-	if (!vdev->usn_set)
-		scnprintf(vdev->usn, sizeof(vdev->usn), "%llx", vdev->id);
+	vdisk_identity_defaults(&vdev->ident, vdev->name,
+				(u64)scst_get_setup_id() << 32 | crc,
+				vdev->be->vendor);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -120,14 +111,7 @@ static int vdisk_parse_params(struct vdisk_dev *vdev, enum vdisk_kind kind,
 	vdev->thin_set = p->thin_set;
 	vdev->rotational = p->rotational;
 	vdev->removable = p->removable;
-	strscpy(vdev->t10_vend_id, p->t10_vend_id, sizeof(vdev->t10_vend_id));
-	strscpy(vdev->prod_id, p->prod_id, sizeof(vdev->prod_id));
-	strscpy(vdev->t10_dev_id, p->t10_dev_id, sizeof(vdev->t10_dev_id));
-	strscpy(vdev->usn, p->usn, sizeof(vdev->usn));
-	vdev->t10_vend_id_set = p->t10_vend_id_set;
-	vdev->prod_id_set = p->prod_id_set;
-	vdev->t10_dev_id_set = p->t10_dev_id_set;
-	vdev->usn_set = p->usn_set;
+	vdev->ident = p->ident;
 free_params:
 	kfree(p);
 	return ret;
@@ -239,6 +223,7 @@ static noinline struct vdisk_dev *vdisk_alloc(const struct vdisk_backend *be,
 	vdev->be = be;
 	strscpy(vdev->name, name, sizeof(vdev->name));
 	mutex_init(&vdev->cfg_mutex);
+	spin_lock_init(&vdev->ident_lock);
 	mutex_init(&vdev->caw_mutex);
 	atomic_set(&vdev->writes_inflight, 0);
 	init_waitqueue_head(&vdev->caw_wq);
@@ -523,36 +508,76 @@ static ssize_t vdisk_size_mb_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%lld\n", READ_ONCE(vdev->size) >> 20);
 }
 
-static ssize_t vdisk_t10_vend_id_show(struct kobject *kobj,
-				      struct kobj_attribute *attr, char *buf)
+/*
+ * The identity attributes (enum vdisk_id_attr), all writable on a live
+ * device as in SCST: a new value is reported from the next INQUIRY on,
+ * and every nexus gets INQUIRY DATA HAS CHANGED (SPC-4 6.6.1). Nothing is
+ * derived again from a new value: t10_dev_id does not change usn, as in
+ * SCST, so that what a host keyed on changes only where it was written.
+ */
+static ssize_t vdisk_ident_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
 {
 	struct vdisk_dev *vdev = vdisk_kobj_vdev(kobj);
+	int a = vdisk_id_attr_find(attr->attr.name);
+	bool key;
+	ssize_t n;
 
-	return vdisk_emit_str(buf, vdev->t10_vend_id, vdev->t10_vend_id_set);
+	if (a < 0)
+		return a;
+	spin_lock(&vdev->ident_lock);
+	/* PAGE_SIZE holds the longest value, a SCSI name of 251 bytes */
+	n = vdisk_identity_show(&vdev->ident, a, buf, PAGE_SIZE - 8);
+	key = vdev->ident.set & 1u << a;
+	spin_unlock(&vdev->ident_lock);
+	if (n < 0)
+		return n;
+	n += sysfs_emit_at(buf, n, "\n");
+	return vdisk_emit_key(buf, n, key);
 }
 
-static ssize_t vdisk_t10_dev_id_show(struct kobject *kobj,
-				     struct kobj_attribute *attr, char *buf)
+static ssize_t vdisk_ident_store(struct kobject *kobj,
+				 struct kobj_attribute *attr, const char *buf,
+				 size_t count)
 {
-	struct vdisk_dev *vdev = vdisk_kobj_vdev(kobj);
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	struct vdisk_dev *vdev = dev->dh_priv;
+	int a = vdisk_id_attr_find(attr->attr.name);
+	struct vdisk_identity *id;
+	char why[64], *val;
+	int ret;
 
-	return vdisk_emit_str(buf, vdev->t10_dev_id, vdev->t10_dev_id_set);
-}
-
-static ssize_t vdisk_prod_id_show(struct kobject *kobj,
-				  struct kobj_attribute *attr, char *buf)
-{
-	struct vdisk_dev *vdev = vdisk_kobj_vdev(kobj);
-
-	return vdisk_emit_str(buf, vdev->prod_id, vdev->prod_id_set);
-}
-
-static ssize_t vdisk_usn_show(struct kobject *kobj,
-			      struct kobj_attribute *attr, char *buf)
-{
-	struct vdisk_dev *vdev = vdisk_kobj_vdev(kobj);
-
-	return vdisk_emit_str(buf, vdev->usn, vdev->usn_set);
+	if (a < 0)
+		return a;
+	/* one line; the newline echo adds is not part of the value */
+	val = kstrndup(buf, count, GFP_KERNEL);
+	id = kmalloc(sizeof(*id), GFP_KERNEL);
+	if (!val || !id) {
+		ret = -ENOMEM;
+		goto free;
+	}
+	if (count && val[count - 1] == '\n')
+		val[count - 1] = '\0';
+	mutex_lock(&vdev->cfg_mutex);
+	*id = vdev->ident;
+	ret = vdisk_identity_set(id, a, val, why, sizeof(why));
+	if (!ret) {
+		spin_lock(&vdev->ident_lock);
+		vdev->ident = *id;
+		spin_unlock(&vdev->ident_lock);
+	}
+	mutex_unlock(&vdev->cfg_mutex);
+	if (ret) {
+		pr_err("%s: %s=%.*s: %s\n", dev->name, attr->attr.name,
+		       (int)min_t(size_t, count, 64), val, why);
+		goto free;
+	}
+	scst_dev_inquiry_data_changed(dev);
+	ret = count;
+free:
+	kfree(id);
+	kfree(val);
+	return ret;
 }
 
 /*
@@ -606,14 +631,19 @@ static struct kobj_attribute vdisk_size_attr =
 	__ATTR(size, 0444, vdisk_size_show, NULL);
 static struct kobj_attribute vdisk_size_mb_attr =
 	__ATTR(size_mb, 0444, vdisk_size_mb_show, NULL);
-static struct kobj_attribute vdisk_t10_vend_id_attr =
-	__ATTR(t10_vend_id, 0444, vdisk_t10_vend_id_show, NULL);
-static struct kobj_attribute vdisk_t10_dev_id_attr =
-	__ATTR(t10_dev_id, 0444, vdisk_t10_dev_id_show, NULL);
-static struct kobj_attribute vdisk_prod_id_attr =
-	__ATTR(prod_id, 0444, vdisk_prod_id_show, NULL);
-static struct kobj_attribute vdisk_usn_attr =
-	__ATTR(usn, 0444, vdisk_usn_show, NULL);
+#define VDISK_IDENT_ATTR(_name)						\
+	static struct kobj_attribute vdisk_##_name##_attr =		\
+		__ATTR(_name, 0644, vdisk_ident_show, vdisk_ident_store)
+VDISK_IDENT_ATTR(t10_vend_id);
+VDISK_IDENT_ATTR(prod_id);
+VDISK_IDENT_ATTR(prod_rev_lvl);
+VDISK_IDENT_ATTR(t10_dev_id);
+VDISK_IDENT_ATTR(usn);
+VDISK_IDENT_ATTR(vend_specific_id);
+VDISK_IDENT_ATTR(scsi_device_name);
+VDISK_IDENT_ATTR(eui64_id);
+VDISK_IDENT_ATTR(naa_id);
+
 static struct kobj_attribute vdisk_resync_size_attr =
 	__ATTR(resync_size, 0200, NULL, vdisk_resync_size_store);
 
@@ -627,9 +657,14 @@ static const struct attribute *vdisk_blockio_attrs[] = {
 	&vdisk_rotational_attr.attr,
 	&vdisk_removable_attr.attr,
 	&vdisk_t10_vend_id_attr.attr,
-	&vdisk_t10_dev_id_attr.attr,
 	&vdisk_prod_id_attr.attr,
+	&vdisk_prod_rev_lvl_attr.attr,
+	&vdisk_t10_dev_id_attr.attr,
 	&vdisk_usn_attr.attr,
+	&vdisk_vend_specific_id_attr.attr,
+	&vdisk_scsi_device_name_attr.attr,
+	&vdisk_eui64_id_attr.attr,
+	&vdisk_naa_id_attr.attr,
 	&vdisk_size_attr.attr,
 	&vdisk_size_mb_attr.attr,
 	&vdisk_resync_size_attr.attr,
@@ -648,9 +683,14 @@ static const struct attribute *vdisk_fileio_attrs[] = {
 	&vdisk_rotational_attr.attr,
 	&vdisk_removable_attr.attr,
 	&vdisk_t10_vend_id_attr.attr,
-	&vdisk_t10_dev_id_attr.attr,
 	&vdisk_prod_id_attr.attr,
+	&vdisk_prod_rev_lvl_attr.attr,
+	&vdisk_t10_dev_id_attr.attr,
 	&vdisk_usn_attr.attr,
+	&vdisk_vend_specific_id_attr.attr,
+	&vdisk_scsi_device_name_attr.attr,
+	&vdisk_eui64_id_attr.attr,
+	&vdisk_naa_id_attr.attr,
 	&vdisk_size_attr.attr,
 	&vdisk_size_mb_attr.attr,
 	&vdisk_resync_size_attr.attr,
@@ -664,9 +704,14 @@ static const struct attribute *vdisk_nullio_attrs[] = {
 	&vdisk_rotational_attr.attr,
 	&vdisk_removable_attr.attr,
 	&vdisk_t10_vend_id_attr.attr,
-	&vdisk_t10_dev_id_attr.attr,
 	&vdisk_prod_id_attr.attr,
+	&vdisk_prod_rev_lvl_attr.attr,
+	&vdisk_t10_dev_id_attr.attr,
 	&vdisk_usn_attr.attr,
+	&vdisk_vend_specific_id_attr.attr,
+	&vdisk_scsi_device_name_attr.attr,
+	&vdisk_eui64_id_attr.attr,
+	&vdisk_naa_id_attr.attr,
 	&vdisk_size_attr.attr,
 	&vdisk_size_mb_attr.attr,
 	NULL,

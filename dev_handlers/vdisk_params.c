@@ -13,22 +13,37 @@
  */
 #include "vdisk_params.h"
 
+/* The identity attributes, in enum vdisk_id_attr order */
+static const char *const vdisk_id_names[VDISK_ID_NR] = {
+	[VDISK_ID_T10_VEND_ID] = "t10_vend_id",
+	[VDISK_ID_PROD_ID] = "prod_id",
+	[VDISK_ID_PROD_REV_LVL] = "prod_rev_lvl",
+	[VDISK_ID_T10_DEV_ID] = "t10_dev_id",
+	[VDISK_ID_USN] = "usn",
+	[VDISK_ID_VEND_SPECIFIC_ID] = "vend_specific_id",
+	[VDISK_ID_SCSI_DEVICE_NAME] = "scsi_device_name",
+	[VDISK_ID_EUI64_ID] = "eui64_id",
+	[VDISK_ID_NAA_ID] = "naa_id",
+};
+
+#define VDISK_ID_PARAMS "t10_vend_id", "prod_id", "prod_rev_lvl", \
+	"t10_dev_id", "usn", "vend_specific_id", "scsi_device_name", \
+	"eui64_id", "naa_id"
+
 const char *const vdisk_blockio_params[] = {
 	"filename", "blocksize", "read_only", "nv_cache", "write_through",
-	"thin_provisioned", "rotational", "removable", "t10_vend_id",
-	"t10_dev_id", "prod_id", "usn", NULL,
+	"thin_provisioned", "rotational", "removable", VDISK_ID_PARAMS, NULL,
 };
 
 const char *const vdisk_fileio_params[] = {
 	"filename", "blocksize", "read_only", "nv_cache", "write_through",
 	"o_direct", "async", "thin_provisioned", "rotational", "removable",
-	"t10_vend_id", "t10_dev_id", "prod_id", "usn", NULL,
+	VDISK_ID_PARAMS, NULL,
 };
 
 const char *const vdisk_nullio_params[] = {
 	"size", "size_mb", "blocksize", "read_only", "thin_provisioned",
-	"rotational", "removable", "t10_vend_id", "t10_dev_id", "prod_id",
-	"usn", NULL,
+	"rotational", "removable", VDISK_ID_PARAMS, NULL,
 };
 
 /**
@@ -73,28 +88,303 @@ static int vdisk_param_bool(struct vdisk_params *p, const char *name,
 	return 0;
 }
 
-/* An identity string: printable ASCII (SPC-4 4.4.1), at most @size - 1. */
-static int vdisk_param_str(struct vdisk_params *p, const char *name,
-			   const struct scst_mgmt_line *line,
-			   const char *key, char *val, size_t size, bool *set)
-{
-	const char *v = scst_mgmt_get_param(line, key);
-	const char *c;
+/* ---------------------------------------------------------------------- */
+/* Identity                                                               */
+/* ---------------------------------------------------------------------- */
 
-	if (!v)
+/**
+ * vdisk_id_attr_name() - the sysfs and add_device name of an attribute
+ * @a: the attribute
+ *
+ * Return: its name, or NULL for an unknown @a.
+ */
+const char *vdisk_id_attr_name(enum vdisk_id_attr a)
+{
+	return (unsigned int)a < VDISK_ID_NR ? vdisk_id_names[a] : NULL;
+}
+
+/**
+ * vdisk_id_attr_find() - the identity attribute of a name
+ * @name: e.g. "t10_dev_id"
+ *
+ * Return: its enum vdisk_id_attr, or -ENOENT.
+ */
+int vdisk_id_attr_find(const char *name)
+{
+	int a;
+
+	for (a = 0; a < VDISK_ID_NR; a++)
+		if (!strcmp(vdisk_id_names[a], name))
+			return a;
+	return -ENOENT;
+}
+
+/* The string attributes: where each lives and its longest length */
+static char *vdisk_id_str(struct vdisk_identity *id, enum vdisk_id_attr a,
+			  size_t *max)
+{
+	switch (a) {
+	case VDISK_ID_T10_VEND_ID:
+		*max = VDISK_T10_VEND_ID_LEN;
+		return id->t10_vend_id;
+	case VDISK_ID_PROD_ID:
+		*max = VDISK_PROD_ID_LEN;
+		return id->prod_id;
+	case VDISK_ID_PROD_REV_LVL:
+		*max = VDISK_PROD_REV_LEN;
+		return id->prod_rev_lvl;
+	case VDISK_ID_T10_DEV_ID:
+		*max = VDISK_T10_DEV_ID_LEN;
+		return id->t10_dev_id;
+	case VDISK_ID_USN:
+		*max = VDISK_USN_LEN;
+		return id->usn;
+	case VDISK_ID_VEND_SPECIFIC_ID:
+		*max = VDISK_VEND_SPEC_ID_LEN;
+		return id->vend_specific_id;
+	case VDISK_ID_SCSI_DEVICE_NAME:
+		*max = VDISK_SCSI_NAME_LEN;
+		return id->scsi_device_name;
+	default:
+		return NULL;
+	}
+}
+
+static int vdisk_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * A designator in hex, "0x" optional, as SCST takes eui64_id and naa_id:
+ * EUI-64 (SPC-4 7.8.6.5) 8, 12 or 16 bytes; NAA (SPC-4 7.8.6.6) 8 bytes
+ * of NAA 2, 3 or 5 or 16 bytes of NAA 6. Empty: no such designator.
+ */
+static int vdisk_parse_desig(const char *v, bool naa, u8 *out, u8 *len,
+			     const char **why)
+{
+	size_t n, i;
+	int hi, lo;
+
+	if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
+		v += 2;
+	n = strlen(v);
+	if (!n) {
+		*len = 0;
 		return 0;
-	if (strlen(v) >= size) {
-		snprintf(p->err, sizeof(p->err),
-			 "%s: %s=%s: longer than %zu characters", name, key, v,
-			 size - 1);
+	}
+	if (naa ? n != 16 && n != 32 : n != 16 && n != 24 && n != 32) {
+		*why = naa ? "not 16 or 32 hex digits" :
+			     "not 16, 24 or 32 hex digits";
 		return -EINVAL;
 	}
-	for (c = v; *c; c++)
-		if (*c < 0x20 || *c > 0x7e)
-			return vdisk_params_fail(p, name, key, v,
-						 "not printable ASCII");
-	memcpy(val, v, strlen(v) + 1);
-	*set = true;
+	if (naa && (n == 16 ? v[0] != '2' && v[0] != '3' && v[0] != '5' :
+			      v[0] != '6')) {
+		*why = "NAA 2, 3 or 5 takes 16 hex digits, NAA 6 takes 32";
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i += 2) {
+		hi = vdisk_hex_digit(v[i]);
+		lo = vdisk_hex_digit(v[i + 1]);
+		if (hi < 0 || lo < 0) {
+			*why = "not hex";
+			return -EINVAL;
+		}
+		out[i / 2] = (u8)(hi << 4 | lo);
+	}
+	*len = (u8)(n / 2);
+	return 0;
+}
+
+/**
+ * vdisk_identity_set() - set one identity attribute from its text
+ * @id: the identity; unchanged on failure
+ * @a: the attribute
+ * @val: the value, without a newline: printable ASCII (SPC-4 4.4.1) of at
+ *	most the attribute's length, or for eui64_id and naa_id hex digits
+ *	("" removes the designator)
+ * @err: receives why @val is refused
+ * @errlen: size of @err
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vdisk_identity_set(struct vdisk_identity *id, enum vdisk_id_attr a,
+		       const char *val, char *err, size_t errlen)
+{
+	u8 desig[VDISK_DESIG_ID_MAX], dlen = 0;
+	const char *why = NULL, *c;
+	size_t max, n;
+	char *str;
+
+	if ((unsigned int)a >= VDISK_ID_NR) {
+		snprintf(err, errlen, "unknown attribute");
+		return -EINVAL;
+	}
+	if (a == VDISK_ID_EUI64_ID || a == VDISK_ID_NAA_ID) {
+		if (vdisk_parse_desig(val, a == VDISK_ID_NAA_ID, desig, &dlen,
+				      &why)) {
+			snprintf(err, errlen, "%s", why);
+			return -EINVAL;
+		}
+		if (a == VDISK_ID_EUI64_ID) {
+			memcpy(id->eui64_id, desig, dlen);
+			id->eui64_len = dlen;
+		} else {
+			memcpy(id->naa_id, desig, dlen);
+			id->naa_len = dlen;
+		}
+		if (dlen)
+			id->set |= 1u << a;
+		else
+			id->set &= ~(1u << a);
+		return 0;
+	}
+	str = vdisk_id_str(id, a, &max);
+	n = strlen(val);
+	if (n > max) {
+		snprintf(err, errlen, "longer than %zu characters", max);
+		return -EINVAL;
+	}
+	for (c = val; *c; c++) {
+		if (*c < 0x20 || *c > 0x7e) {
+			snprintf(err, errlen, "not printable ASCII");
+			return -EINVAL;
+		}
+	}
+	/* zero-filled: the default EUI-64 takes the first 8 bytes as they are */
+	memset(str, 0, max + 1);
+	memcpy(str, val, n);
+	id->set |= 1u << a;
+	return 0;
+}
+
+static int vdisk_hex_out(char *buf, size_t len, const u8 *b, u8 n)
+{
+	int w = 0;
+	u8 i;
+
+	if (!n)
+		return snprintf(buf, len, "%s", "");
+	w = snprintf(buf, len, "0x");
+	for (i = 0; i < n && w >= 0 && (size_t)w < len; i++)
+		w += snprintf(buf + w, len - w, "%02x", b[i]);
+	return w;
+}
+
+/**
+ * vdisk_identity_show() - the text of one identity attribute
+ * @id: the identity
+ * @a: the attribute
+ * @buf: receives the text, NUL-terminated, no newline
+ * @len: size of @buf
+ *
+ * Return: what snprintf() returns, or -EINVAL for an unknown @a.
+ */
+int vdisk_identity_show(const struct vdisk_identity *id,
+			enum vdisk_id_attr a, char *buf, size_t len)
+{
+	size_t max;
+	const char *str;
+
+	if (a == VDISK_ID_EUI64_ID)
+		return vdisk_hex_out(buf, len, id->eui64_id, id->eui64_len);
+	if (a == VDISK_ID_NAA_ID)
+		return vdisk_hex_out(buf, len, id->naa_id, id->naa_len);
+	str = vdisk_id_str((struct vdisk_identity *)id, a, &max);
+	if (!str)
+		return -EINVAL;
+	return snprintf(buf, len, "%s", str);
+}
+
+/**
+ * vdisk_identity_defaults() - fill what the user did not give, as SCST
+ * @id: the identity, with what add_device gave (@id->set)
+ * @name: the device name
+ * @id_num: the device's number: setup_id << 32 | CRC32C of the name
+ * @vendor: the handler's T10 vendor ("SCST_BIO", "SCST_FIO")
+ *
+ * SCST 3.11's rules, so that a migrated device keeps its identity: the
+ * product is the name's first 16 characters, the T10 device ID
+ * "<id_num in hex>-<name>" (25 characters at most), the serial number
+ * @id_num in hex, and the T10 vendor ID designator's vendor specific part
+ * that default T10 device ID, also when t10_dev_id itself was given.
+ */
+void vdisk_identity_defaults(struct vdisk_identity *id, const char *name,
+			     u64 id_num, const char *vendor)
+{
+	char t10[VDISK_T10_DEV_ID_LEN + 1] = "";
+	char usn[VDISK_USN_LEN + 1] = "";
+	char err[8];
+	const char *def[VDISK_ID_NR] = { };
+	char prod[VDISK_PROD_ID_LEN + 1] = "";
+	int a;
+
+	snprintf(t10, sizeof(t10), "%llx-%s", (unsigned long long)id_num,
+		 name);
+	snprintf(usn, sizeof(usn), "%llx", (unsigned long long)id_num);
+	snprintf(prod, sizeof(prod), "%s", name);
+	def[VDISK_ID_T10_VEND_ID] = vendor;
+	def[VDISK_ID_PROD_ID] = prod;
+	def[VDISK_ID_PROD_REV_LVL] = VDISK_DEF_PROD_REV;
+	def[VDISK_ID_T10_DEV_ID] = t10;
+	def[VDISK_ID_USN] = usn;
+	def[VDISK_ID_VEND_SPECIFIC_ID] = t10;
+	def[VDISK_ID_SCSI_DEVICE_NAME] = "";
+	for (a = 0; a < VDISK_ID_NR; a++) {
+		if (!def[a] || (id->set & (1u << a)))
+			continue;
+		/* a name with other than printable ASCII leaves it empty */
+		if (vdisk_identity_set(id, a, def[a], err, sizeof(err)))
+			vdisk_identity_set(id, a, "", err, sizeof(err));
+		id->set &= ~(1u << a);
+	}
+}
+
+/**
+ * vdisk_identity_eui64() - the EUI-64 designator of VPD page 83h
+ * @id: the identity
+ * @out: receives its bytes
+ *
+ * eui64_id when set; else, when naa_id is not set either, SCST's
+ * "compatibility" EUI-64: the first 8 bytes of t10_dev_id as they are
+ * (zeros past its end). Hosts of an SCST target key on that one (udev's
+ * scsi_id takes it ahead of the T10 designator), so it stays.
+ *
+ * Return: its length, 0 for none.
+ */
+u8 vdisk_identity_eui64(const struct vdisk_identity *id,
+			u8 out[VDISK_DESIG_ID_MAX])
+{
+	if (id->eui64_len) {
+		memcpy(out, id->eui64_id, id->eui64_len);
+		return id->eui64_len;
+	}
+	if (id->naa_len)
+		return 0;
+	memcpy(out, id->t10_dev_id, 8);
+	return 8;
+}
+
+/* The identity attributes given to add_device */
+static int vdisk_params_ident(struct vdisk_params *p, const char *name,
+			      const struct scst_mgmt_line *line)
+{
+	char why[64];
+	const char *v;
+	int a;
+
+	for (a = 0; a < VDISK_ID_NR; a++) {
+		v = scst_mgmt_get_param(line, vdisk_id_names[a]);
+		if (v && vdisk_identity_set(&p->ident, a, v, why, sizeof(why)))
+			return vdisk_params_fail(p, name, vdisk_id_names[a], v,
+						 why);
+	}
 	return 0;
 }
 
@@ -195,14 +485,7 @@ int vdisk_params_parse(const char *name, enum vdisk_kind kind,
 	if (ret)
 		return ret;
 
-	return vdisk_param_str(p, name, line, "t10_vend_id", p->t10_vend_id,
-			       sizeof(p->t10_vend_id), &p->t10_vend_id_set) ?:
-	       vdisk_param_str(p, name, line, "prod_id", p->prod_id,
-			       sizeof(p->prod_id), &p->prod_id_set) ?:
-	       vdisk_param_str(p, name, line, "t10_dev_id", p->t10_dev_id,
-			       sizeof(p->t10_dev_id), &p->t10_dev_id_set) ?:
-	       vdisk_param_str(p, name, line, "usn", p->usn, sizeof(p->usn),
-			       &p->usn_set);
+	return vdisk_params_ident(p, name, line);
 }
 
 /**

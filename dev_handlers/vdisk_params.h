@@ -11,11 +11,28 @@
 
 #include <scst_logic.h>
 
+/* The identity attributes' longest values, as SCST's */
 #define VDISK_T10_VEND_ID_LEN	8
 #define VDISK_PROD_ID_LEN	16
+#define VDISK_PROD_REV_LEN	4
 /* SCST's t10_dev_id buffer: "<id in hex>-<name>" cut to 25 characters */
 #define VDISK_T10_DEV_ID_LEN	25
 #define VDISK_USN_LEN		20
+#define VDISK_VEND_SPEC_ID_LEN	128
+/*
+ * A SCSI name string designator holds 252 bytes at most (a one-byte
+ * length, a multiple of 4, with at least one NUL): 251 characters
+ */
+#define VDISK_SCSI_NAME_LEN	251
+/* eui64_id: 8, 12 or 16 bytes; naa_id: 8 or 16 (SPC-4 7.8.6.5, 7.8.6.6) */
+#define VDISK_DESIG_ID_MAX	16
+
+/*
+ * PRODUCT REVISION LEVEL by default: SCST 3.11's ("3110"), so that a host
+ * that keys on it (multipath.conf, a storage array whitelist) sees the
+ * same device after a migration.
+ */
+#define VDISK_DEF_PROD_REV	"3110"
 
 /* Defaults of the add_device parameters (SCST's). */
 #define VDISK_DEF_BLOCK_SIZE	512
@@ -44,6 +61,77 @@ extern const char *const vdisk_fileio_params[];
 extern const char *const vdisk_nullio_params[];
 
 /**
+ * enum vdisk_id_attr - the identity attributes of a vdisk device (SCST's
+ *	names), each an add_device parameter and a writable sysfs file
+ * @VDISK_ID_T10_VEND_ID: T10 VENDOR IDENTIFICATION (INQUIRY, VPD 83h)
+ * @VDISK_ID_PROD_ID: PRODUCT IDENTIFICATION
+ * @VDISK_ID_PROD_REV_LVL: PRODUCT REVISION LEVEL
+ * @VDISK_ID_T10_DEV_ID: the device's T10 ID, source of the default
+ *	EUI-64 designator
+ * @VDISK_ID_USN: PRODUCT SERIAL NUMBER of VPD page 80h
+ * @VDISK_ID_VEND_SPECIFIC_ID: the vendor specific part of the T10 vendor
+ *	ID designator
+ * @VDISK_ID_SCSI_DEVICE_NAME: a SCSI name string designator (target
+ *	device), none when empty
+ * @VDISK_ID_EUI64_ID: an EUI-64 designator, hex
+ * @VDISK_ID_NAA_ID: an NAA designator, hex
+ * @VDISK_ID_NR: how many there are
+ */
+enum vdisk_id_attr {
+	VDISK_ID_T10_VEND_ID,
+	VDISK_ID_PROD_ID,
+	VDISK_ID_PROD_REV_LVL,
+	VDISK_ID_T10_DEV_ID,
+	VDISK_ID_USN,
+	VDISK_ID_VEND_SPECIFIC_ID,
+	VDISK_ID_SCSI_DEVICE_NAME,
+	VDISK_ID_EUI64_ID,
+	VDISK_ID_NAA_ID,
+	VDISK_ID_NR,
+};
+
+/**
+ * struct vdisk_identity - what a vdisk device reports as its identity
+ * @t10_vend_id: see enum vdisk_id_attr, printable ASCII, NUL-terminated
+ * @prod_id: ditto
+ * @prod_rev_lvl: ditto
+ * @t10_dev_id: ditto
+ * @usn: ditto
+ * @vend_specific_id: ditto
+ * @scsi_device_name: ditto
+ * @eui64_id: the EUI-64 designator's bytes, @eui64_len of them (0: none)
+ * @eui64_len: 0, 8, 12 or 16
+ * @naa_id: the NAA designator's bytes, @naa_len of them (0: none)
+ * @naa_len: 0, 8 or 16
+ * @set: BIT(enum vdisk_id_attr) of the attributes the user gave
+ */
+struct vdisk_identity {
+	char t10_vend_id[VDISK_T10_VEND_ID_LEN + 1];
+	char prod_id[VDISK_PROD_ID_LEN + 1];
+	char prod_rev_lvl[VDISK_PROD_REV_LEN + 1];
+	char t10_dev_id[VDISK_T10_DEV_ID_LEN + 1];
+	char usn[VDISK_USN_LEN + 1];
+	char vend_specific_id[VDISK_VEND_SPEC_ID_LEN + 1];
+	char scsi_device_name[VDISK_SCSI_NAME_LEN + 1];
+	u8 eui64_id[VDISK_DESIG_ID_MAX];
+	u8 eui64_len;
+	u8 naa_id[VDISK_DESIG_ID_MAX];
+	u8 naa_len;
+	u16 set;
+};
+
+const char *vdisk_id_attr_name(enum vdisk_id_attr a);
+int vdisk_id_attr_find(const char *name);
+int vdisk_identity_set(struct vdisk_identity *id, enum vdisk_id_attr a,
+		       const char *val, char *err, size_t errlen);
+int vdisk_identity_show(const struct vdisk_identity *id,
+			enum vdisk_id_attr a, char *buf, size_t len);
+void vdisk_identity_defaults(struct vdisk_identity *id, const char *name,
+			     u64 id_num, const char *vendor);
+u8 vdisk_identity_eui64(const struct vdisk_identity *id,
+			u8 out[VDISK_DESIG_ID_MAX]);
+
+/**
  * struct vdisk_params - add_device parameters, checked
  * @filename: filename= (blockio, fileio); points into the mgmt line
  * @size: nullio: size in bytes (size= or size_mb=), or the default
@@ -58,14 +146,7 @@ extern const char *const vdisk_nullio_params[];
  * @thin_set: thin_provisioned= was given
  * @rotational: rotational=, default 1
  * @removable: removable=
- * @t10_vend_id: t10_vend_id=, printable ASCII
- * @prod_id: prod_id=, printable ASCII
- * @t10_dev_id: t10_dev_id=, printable ASCII
- * @usn: usn=, printable ASCII
- * @t10_vend_id_set: t10_vend_id= was given; same for the three others
- * @prod_id_set: see @t10_vend_id_set
- * @t10_dev_id_set: see @t10_vend_id_set
- * @usn_set: see @t10_vend_id_set
+ * @ident: the identity attributes given (@ident.set says which)
  * @err: on failure, the one line to log (without a newline)
  */
 struct vdisk_params {
@@ -82,14 +163,7 @@ struct vdisk_params {
 	bool thin_set;
 	bool rotational;
 	bool removable;
-	char t10_vend_id[VDISK_T10_VEND_ID_LEN + 1];
-	char prod_id[VDISK_PROD_ID_LEN + 1];
-	char t10_dev_id[VDISK_T10_DEV_ID_LEN + 1];
-	char usn[VDISK_USN_LEN + 1];
-	bool t10_vend_id_set;
-	bool prod_id_set;
-	bool t10_dev_id_set;
-	bool usn_set;
+	struct vdisk_identity ident;
 	char err[VDISK_PARAMS_ERR_LEN];
 };
 

@@ -184,21 +184,37 @@ unsigned int vdisk_sg_to_bvec(struct scst_cmd *cmd, u32 skip, u32 len,
 /* INQUIRY, READ CAPACITY, MODE SENSE/SELECT, GET LBA STATUS              */
 /* ---------------------------------------------------------------------- */
 
+/* A copy of the identity: a sysfs write may change it meanwhile */
+struct vdisk_inq_ident {
+	struct vdisk_identity id;
+	u8 eui64[VDISK_DESIG_ID_MAX];
+};
+
 static void vdisk_fill_inq_params(struct scst_cmd *cmd,
+				  struct vdisk_inq_ident *ii,
 				  struct scst_inq_params *p)
 {
 	struct vdisk_dev *vdev = vdisk_cmd_vdev(cmd);
 	bool thin = vdev->thin_provisioned;
 
+	spin_lock(&vdev->ident_lock);
+	ii->id = vdev->ident;
+	spin_unlock(&vdev->ident_lock);
+
 	memset(p, 0, sizeof(*p));
 	p->dev_type = SCST_TYPE_DISK;
 	p->removable = vdev->removable;
-	p->vendor = vdev->t10_vend_id;
-	p->product = vdev->prod_id;
-	p->revision = VDISK_PROD_REV;
-	p->unit_serial = vdev->usn;
-	p->id = vdev->id;
-	p->t10_dev_id = vdev->t10_dev_id;
+	/* SCST's identity (vdisk_identity_defaults()), as configured */
+	p->vendor = ii->id.t10_vend_id;
+	p->product = ii->id.prod_id;
+	p->revision = ii->id.prod_rev_lvl;
+	p->unit_serial = ii->id.usn;
+	p->t10_vend_spec = ii->id.vend_specific_id;
+	p->eui64_len = vdisk_identity_eui64(&ii->id, ii->eui64);
+	p->eui64 = ii->eui64;
+	p->naa = ii->id.naa_id;
+	p->naa_len = ii->id.naa_len;
+	p->dev_scsi_name = ii->id.scsi_device_name;
 	p->rel_tgt_id = cmd->sess->tgt->rel_tgt_id;
 	/* ALUA (SPC-4 5.16): TPGS and the port's target port group */
 	scst_alua_inq_info(cmd, &p->tpgs, &p->tpg_id);
@@ -256,6 +272,7 @@ static void vdisk_emul_done(struct scst_cmd *cmd, u8 *buf, int len,
 /* SPC-4 6.6 INQUIRY: standard data and VPD pages 00, 80, 83, 86, B0-B2 */
 static void vdisk_exec_inquiry(struct scst_cmd *cmd)
 {
+	struct vdisk_inq_ident *ii;
 	struct scst_inq_params p;
 	struct scst_cdb_err err;
 	u8 *buf;
@@ -264,10 +281,17 @@ static void vdisk_exec_inquiry(struct scst_cmd *cmd)
 	buf = vdisk_emul_buf(cmd);
 	if (!buf)
 		return;
-	vdisk_fill_inq_params(cmd, &p);
+	ii = kmalloc(sizeof(*ii), GFP_NOIO);
+	if (!ii) {
+		kfree(buf);
+		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+		return;
+	}
+	vdisk_fill_inq_params(cmd, ii, &p);
 	len = scst_build_inquiry(cmd->cdb, cmd->cdb_len, &p, buf,
 				 VDISK_EMUL_BUF_LEN, &err);
 	vdisk_emul_done(cmd, buf, len, &err);
+	kfree(ii);
 }
 
 /* SBC-3 5.15, 5.16 READ CAPACITY(10) and (16) */

@@ -123,6 +123,7 @@ static size_t ascii_len(const char *s, size_t max)
 #define CODE_SET_UTF8		0x3
 #define ASSOC_LU		0x00
 #define ASSOC_PORT		0x10
+#define ASSOC_TGT_DEV		0x20
 #define PIV			0x80
 #define DESIG_T10		0x1
 #define DESIG_EUI64		0x2
@@ -285,62 +286,67 @@ static void desig_header(const struct spc_out *o, size_t off,
 	out_u8(o, off + 3, len);
 }
 
-/*
- * SPC-4 §7.8.6.6.5: NAA IEEE Registered Extended designator (NAA 6): the
- * IEEE company ID, a 36-bit VENDOR SPECIFIC IDENTIFIER (the top 36 bits
- * of @p->id) and the 64-bit VENDOR SPECIFIC IDENTIFIER EXTENSION (@p->id).
- */
-static void desig_naa6(const struct spc_out *o, size_t off,
-		       const struct scst_inq_params *p, u32 oui)
+/* SPC-4 §7.8.6.11: a SCSI name string, null-padded to a multiple of 4 */
+static size_t desig_scsi_name(const struct spc_out *o, size_t off,
+			      const struct scst_inq_params *p, u8 assoc,
+			      const char *name)
 {
-	u64 vsi = p->id >> 28;
+	size_t n = strnlen(name, SCST_INQ_SCSI_NAME_MAX);
+	size_t padded = (n + 1 + 3) & ~(size_t)3;
 
-	out_u8(o, off, 0x60 | ((oui >> 20) & 0x0f));
-	out_u8(o, off + 1, oui >> 12);
-	out_u8(o, off + 2, oui >> 4);
-	out_u8(o, off + 3, (oui & 0x0f) << 4 | ((vsi >> 32) & 0x0f));
-	out_be32(o, off + 4, (u32)vsi);
-	out_be64(o, off + 8, p->id);
+	desig_header(o, off, p, CODE_SET_UTF8, assoc, DESIG_SCSI_NAME, padded);
+	out_mem(o, off + DESIG_HDR_LEN, name, n);
+	out_zero(o, off + DESIG_HDR_LEN + n, padded - n);
+	return DESIG_HDR_LEN + padded;
+}
+
+/* A binary designator (EUI-64, NAA) of the logical unit, as given */
+static size_t desig_binary(const struct spc_out *o, size_t off,
+			   const struct scst_inq_params *p, u8 type,
+			   const u8 *id, u8 len)
+{
+	if (len > SCST_INQ_DESIG_ID_MAX)
+		len = SCST_INQ_DESIG_ID_MAX;
+	desig_header(o, off, p, CODE_SET_BINARY, ASSOC_LU, type, len);
+	out_mem(o, off + DESIG_HDR_LEN, id, len);
+	return DESIG_HDR_LEN + len;
 }
 
 /*
  * SPC-4 §7.8.6: Device Identification. Designators, each only where
- * the parameters provide it:
- *   T10 vendor ID based (§7.8.6.4), logical unit: vendor + @t10_dev_id;
- *   NAA IEEE Registered Extended (§7.8.6.6.5), logical unit;
- *   EUI-64 (§7.8.6.5), logical unit: IEEE company ID + low 40 bits of id;
+ * the parameters provide it, the logical unit's as SCST lays them out
+ * (the identities SCST's users' hosts know, see vdisk_identity_defaults()):
+ *   SCSI name string (§7.8.6.11), target device: UTF-8, null-terminated,
+ *   null-padded to a multiple of 4 bytes;
+ *   T10 vendor ID based (§7.8.6.4), logical unit: vendor +
+ *   @t10_vend_spec;
+ *   EUI-64 (§7.8.6.5), logical unit;
+ *   NAA (§7.8.6.6), logical unit;
  *   relative target port (§7.8.6.7), target port;
  *   target port group (§7.8.6.8), target port;
- *   SCSI name string (§7.8.6.11), target port: UTF-8, null-terminated,
- *   null-padded to a multiple of 4 bytes.
+ *   SCSI name string, target port.
  */
 static size_t vpd_device_id(const struct spc_out *o,
 			    const struct scst_inq_params *p)
 {
-	u32 oui = p->ieee_oui ? p->ieee_oui : SCST_INQ_DEFAULT_OUI;
-	size_t off = VPD_HDR_LEN, n, padded;
+	size_t off = VPD_HDR_LEN, n;
 
-	if (p->t10_dev_id) {
-		n = ascii_len(p->t10_dev_id, SCST_INQ_T10_DEV_ID_MAX);
+	if (p->dev_scsi_name && p->dev_scsi_name[0])
+		off += desig_scsi_name(o, off, p, ASSOC_TGT_DEV,
+				       p->dev_scsi_name);
+	if (p->t10_vend_spec) {
+		n = ascii_len(p->t10_vend_spec, SCST_INQ_T10_VEND_SPEC_MAX);
 		desig_header(o, off, p, CODE_SET_ASCII, ASSOC_LU, DESIG_T10,
 			     8 + n);
 		out_ascii(o, off + DESIG_HDR_LEN, p->vendor, 8);
-		out_ascii(o, off + DESIG_HDR_LEN + 8, p->t10_dev_id, n);
+		out_ascii(o, off + DESIG_HDR_LEN + 8, p->t10_vend_spec, n);
 		off += DESIG_HDR_LEN + 8 + n;
 	}
-	if (p->id) {
-		desig_header(o, off, p, CODE_SET_BINARY, ASSOC_LU, DESIG_NAA,
-			     16);
-		desig_naa6(o, off + DESIG_HDR_LEN, p, oui);
-		off += DESIG_HDR_LEN + 16;
-
-		desig_header(o, off, p, CODE_SET_BINARY, ASSOC_LU,
-			     DESIG_EUI64, 8);
-		out_be64(o, off + DESIG_HDR_LEN,
-			 (u64)(oui & 0xffffff) << 40 |
-			 (p->id & 0xffffffffffULL));
-		off += DESIG_HDR_LEN + 8;
-	}
+	if (p->eui64 && p->eui64_len)
+		off += desig_binary(o, off, p, DESIG_EUI64, p->eui64,
+				    p->eui64_len);
+	if (p->naa && p->naa_len)
+		off += desig_binary(o, off, p, DESIG_NAA, p->naa, p->naa_len);
 	if (p->rel_tgt_id) {
 		desig_header(o, off, p, CODE_SET_BINARY, ASSOC_PORT,
 			     DESIG_REL_PORT, 4);
@@ -355,15 +361,9 @@ static size_t vpd_device_id(const struct spc_out *o,
 		out_be16(o, off + DESIG_HDR_LEN + 2, p->tpg_id);
 		off += DESIG_HDR_LEN + 4;
 	}
-	if (p->tgt_port_name) {
-		n = strnlen(p->tgt_port_name, SCST_INQ_SCSI_NAME_MAX);
-		padded = (n + 1 + 3) & ~(size_t)3;
-		desig_header(o, off, p, CODE_SET_UTF8, ASSOC_PORT,
-			     DESIG_SCSI_NAME, padded);
-		out_mem(o, off + DESIG_HDR_LEN, p->tgt_port_name, n);
-		out_zero(o, off + DESIG_HDR_LEN + n, padded - n);
-		off += DESIG_HDR_LEN + padded;
-	}
+	if (p->tgt_port_name)
+		off += desig_scsi_name(o, off, p, ASSOC_PORT,
+				       p->tgt_port_name);
 	return off;
 }
 

@@ -148,6 +148,19 @@ void scst_dev_capacity_changed(struct scst_device *dev)
 EXPORT_SYMBOL_GPL(scst_dev_capacity_changed);
 
 /**
+ * scst_dev_inquiry_data_changed() - a device's INQUIRY data changed
+ * @dev: the device
+ *
+ * SPC-4 6.6.1: every nexus gets INQUIRY DATA HAS CHANGED, so that the
+ * hosts read the identity again.
+ */
+void scst_dev_inquiry_data_changed(struct scst_device *dev)
+{
+	scst_dev_add_ua(dev, SCST_SENSE_INQUIRY_DATA_CHANGED, NULL);
+}
+EXPORT_SYMBOL_GPL(scst_dev_inquiry_data_changed);
+
+/**
  * scst_dev_mode_params_changed() - MODE SELECT changed shared parameters
  * @dev: the device
  * @except: the nexus whose MODE SELECT changed them (it knows), or NULL

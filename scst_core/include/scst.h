@@ -639,6 +639,7 @@ struct scst_device *scst_register_virtual_device(struct scst_dev_type *dt,
 						 void *dh_priv);
 void scst_unregister_virtual_device(struct scst_device *dev);
 void scst_dev_capacity_changed(struct scst_device *dev);
+void scst_dev_inquiry_data_changed(struct scst_device *dev);
 unsigned int scst_get_setup_id(void);
 /* ALUA fields of INQUIRY data (scst_dg.c): TPGS, TARGET PORT GROUP */
 void scst_alua_inq_info(struct scst_cmd *cmd, u8 *tpgs, u16 *tpg_id);

@@ -38,17 +38,16 @@
 #define SCST_PROTO_ID_ISCSI		0x5
 #define SCST_PROTO_ID_SAS		0x6
 
-/* IEEE company ID of the NAA and EUI-64 designators when none is given. */
-#define SCST_INQ_DEFAULT_OUI		0x001405
-
 /*
  * Longest strings put into INQUIRY data; longer ones are cut. A SCSI name
  * string designator holds at most 252 bytes (its one-byte DESIGNATOR
  * LENGTH, a multiple of 4), the terminating NUL included.
  */
 #define SCST_INQ_SERIAL_MAX		64
-#define SCST_INQ_T10_DEV_ID_MAX		64
+#define SCST_INQ_T10_VEND_SPEC_MAX	128
 #define SCST_INQ_SCSI_NAME_MAX		251
+/* EUI-64 designators are 8, 12 or 16 bytes; NAA ones 8 or 16 */
+#define SCST_INQ_DESIG_ID_MAX		16
 
 /**
  * struct scst_inq_params - what a logical unit reports in INQUIRY data
@@ -58,11 +57,13 @@
  * @product: PRODUCT IDENTIFICATION, up to 16 characters
  * @revision: PRODUCT REVISION LEVEL, up to 4 characters
  * @unit_serial: PRODUCT SERIAL NUMBER of VPD page 80h, or NULL
- * @id: 64-bit source of the NAA (type 6) and EUI-64 designators, e.g. a
- *	hash of the device name; 0: no such designators
- * @ieee_oui: IEEE company ID of those designators, 0: SCST_INQ_DEFAULT_OUI
- * @t10_dev_id: vendor specific part of the T10 vendor ID designator, or
+ * @t10_vend_spec: vendor specific part of the T10 vendor ID designator, or
  *	NULL for none
+ * @eui64: the EUI-64 designator's bytes (@eui64_len of them)
+ * @eui64_len: 8, 12 or 16; 0: no EUI-64 designator
+ * @naa: the NAA designator's bytes (@naa_len of them)
+ * @naa_len: 8 or 16; 0: no NAA designator
+ * @dev_scsi_name: SCSI name string of the SCSI target device, or NULL
  * @rel_tgt_id: RELATIVE TARGET PORT IDENTIFIER, 0: no such designator
  * @tgt_port_name: SCSI name string of the target port, or NULL
  * @tpg_id: TARGET PORT GROUP, 0: no such designator
@@ -97,9 +98,12 @@ struct scst_inq_params {
 	const char *product;
 	const char *revision;
 	const char *unit_serial;
-	u64 id;
-	u32 ieee_oui;
-	const char *t10_dev_id;
+	const char *t10_vend_spec;
+	const u8 *eui64;
+	u8 eui64_len;
+	const u8 *naa;
+	u8 naa_len;
+	const char *dev_scsi_name;
 	u16 rel_tgt_id;
 	const char *tgt_port_name;
 	u16 tpg_id;

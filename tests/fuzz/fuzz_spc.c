@@ -63,7 +63,8 @@ static void fuzz_inquiry(struct fuzz_in *in, size_t small_len)
 	struct scst_inq_params p;
 	struct scst_cdb_err err;
 	u8 cdb[6], *out = calloc(1, BIG);
-	char *strs[6];
+	char *strs[7];
+	u8 *eui, *naa;
 	int ret, i;
 
 	memset(&p, 0, sizeof(p));
@@ -80,8 +81,13 @@ static void fuzz_inquiry(struct fuzz_in *in, size_t small_len)
 	p.lbpws = i & 64;
 	p.lbprz = i & 128;
 	p.lbpws10 = p.lbpu && p.lbpws;
-	p.id = fuzz_u64(in);
-	p.ieee_oui = fuzz_u32(in) & 0xffffff;
+	/* designators: buffers of exactly their length, past the cap of 16 */
+	p.eui64_len = fuzz_u8(in) & 0x1f;
+	eui = fuzz_take(in, p.eui64_len);
+	p.eui64 = eui;
+	p.naa_len = fuzz_u8(in) & 0x1f;
+	naa = fuzz_take(in, p.naa_len);
+	p.naa = naa;
 	p.rel_tgt_id = fuzz_u16(in);
 	p.tpg_id = fuzz_u16(in);
 	p.protocol_id = fuzz_u8(in) & 0xf;
@@ -97,14 +103,15 @@ static void fuzz_inquiry(struct fuzz_in *in, size_t small_len)
 	p.max_ws_len = fuzz_u64(in);
 	p.max_cw_len = fuzz_u8(in);
 	p.transport_vd = fuzz_u16(in);
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < 7; i++)
 		strs[i] = fuzz_str(in, i < 3 ? 20 : 300);
 	p.vendor = strs[0] ? strs[0] : "SCST_NG";
 	p.product = strs[1] ? strs[1] : "fuzz";
 	p.revision = strs[2] ? strs[2] : "1";
 	p.unit_serial = strs[3];
-	p.t10_dev_id = strs[4];
+	p.t10_vend_spec = strs[4];
 	p.tgt_port_name = strs[5];
+	p.dev_scsi_name = strs[6];
 	for (i = 0; i < 6; i++)
 		cdb[i] = fuzz_u8(in);
 	cdb[0] = SCST_OP_INQUIRY;
@@ -135,8 +142,10 @@ static void fuzz_inquiry(struct fuzz_in *in, size_t small_len)
 		FUZZ_CHECK(ret == SCST_INQ_STD_LEN && out[4] + 5 == ret);
 		FUZZ_CHECK((out[0] & 0x1f) == p.dev_type);
 	}
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < 7; i++)
 		free(strs[i]);
+	free(eui);
+	free(naa);
 	free(out);
 }
 

@@ -14,14 +14,39 @@
 
 #define PREFIX	"add_device d1 "
 
-static void check_id(const char *s, size_t size, bool set)
+/*
+ * Every identity attribute: set only when given, printable ASCII within
+ * its length (designators of a valid length), and its text set again
+ * gives the same identity.
+ */
+static void check_ident(const struct vdisk_identity *id,
+			const struct scst_mgmt_line *line)
 {
-	size_t len = strnlen(s, size);
+	struct vdisk_identity again = *id;
+	char text[VDISK_SCSI_NAME_LEN * 2 + 8], err[80];
+	const char *c;
+	int a, n;
 
-	FUZZ_CHECK(len < size);
-	FUZZ_CHECK(set || len == 0);
-	for (; *s; s++)
-		FUZZ_CHECK(*s >= 0x20 && *s <= 0x7e);
+	FUZZ_CHECK(id->eui64_len == 0 || id->eui64_len == 8 ||
+		   id->eui64_len == 12 || id->eui64_len == 16);
+	FUZZ_CHECK(id->naa_len == 0 || id->naa_len == 8 || id->naa_len == 16);
+	for (a = 0; a < VDISK_ID_NR; a++) {
+		const char *given = scst_mgmt_get_param(line,
+							vdisk_id_attr_name(a));
+
+		FUZZ_CHECK(!(id->set & 1u << a) || given);
+		n = vdisk_identity_show(id, a, text, sizeof(text));
+		FUZZ_CHECK(n >= 0 && (size_t)n < sizeof(text));
+		for (c = text; *c; c++)
+			FUZZ_CHECK(*c >= 0x20 && *c <= 0x7e);
+		if (!(id->set & 1u << a)) {
+			FUZZ_CHECK(n == 0);
+			continue;
+		}
+		FUZZ_CHECK(!vdisk_identity_set(&again, a, text, err,
+					       sizeof(err)));
+	}
+	FUZZ_CHECK(!memcmp(&again, id, sizeof(again)));
 }
 
 static void check_geometry(struct fuzz_in *in)
@@ -102,12 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(!p.block_size == !scst_mgmt_get_param(&line, "blocksize"));
 	FUZZ_CHECK(p.thin_set == !!scst_mgmt_get_param(&line,
 						       "thin_provisioned"));
-	check_id(p.t10_vend_id, sizeof(p.t10_vend_id), p.t10_vend_id_set);
-	check_id(p.prod_id, sizeof(p.prod_id), p.prod_id_set);
-	check_id(p.t10_dev_id, sizeof(p.t10_dev_id), p.t10_dev_id_set);
-	check_id(p.usn, sizeof(p.usn), p.usn_set);
-	if (p.usn_set)
-		FUZZ_CHECK(!strcmp(p.usn, scst_mgmt_get_param(&line, "usn")));
+	check_ident(&p.ident, &line);
 out:
 	free(buf);
 	return 0;

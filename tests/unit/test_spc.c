@@ -40,8 +40,9 @@ static const struct scst_inq_params disk = {
 	.product = "disk01",
 	.revision = "320",
 	.unit_serial = "1a2b3c4d",
-	.id = 0x0123456789abcdefULL,
-	.t10_dev_id = "disk01",
+	.t10_vend_spec = "disk01",
+	.eui64 = (const u8 *)"27cddc71",
+	.eui64_len = 8,
 	.rel_tgt_id = 1,
 	.tgt_port_name = "eui.0002C903000E8ACD",
 	.piv = true,
@@ -203,20 +204,16 @@ static void test_vpd_80(void **state)
 
 static void test_vpd_83(void **state)
 {
-	/* SPC-4 §7.8.6 */
+	/* SPC-4 §7.8.6, the logical unit's designators as SCST's */
 	static const u8 want[] = {
-		0x00, 0x83, 0x00, 0x56,
+		0x00, 0x83, 0x00, 0x42,
 		/* T10 vendor ID: ASCII, LU, type 1 */
 		0x02, 0x01, 0x00, 0x0e,
 		'S', 'C', 'S', 'T', '_', 'B', 'I', 'O',
 		'd', 'i', 's', 'k', '0', '1',
-		/* NAA 6: binary, LU, type 3; OUI 001405, VSI 012345678 */
-		0x01, 0x03, 0x00, 0x10,
-		0x60, 0x01, 0x40, 0x50, 0x12, 0x34, 0x56, 0x78,
-		0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
-		/* EUI-64: binary, LU, type 2 */
+		/* EUI-64: binary, LU, type 2 (SCST's: t10_dev_id's bytes) */
 		0x01, 0x02, 0x00, 0x08,
-		0x00, 0x14, 0x05, 0x67, 0x89, 0xab, 0xcd, 0xef,
+		'2', '7', 'c', 'd', 'd', 'c', '7', '1',
 		/* relative target port: SRP, PIV, target port, type 4 */
 		0x41, 0x94, 0x00, 0x04, 0x00, 0x00, 0x00, 0x01,
 		/* SCSI name string: UTF-8, PIV, target port, type 8 */
@@ -224,14 +221,16 @@ static void test_vpd_83(void **state)
 		'e', 'u', 'i', '.', '0', '0', '0', '2', 'C', '9', '0', '3',
 		'0', '0', '0', 'E', '8', 'A', 'C', 'D', 0, 0, 0, 0,
 	};
-	/* No protocol identifier; target port group; another OUI. */
+	/*
+	 * No protocol identifier; the target device's SCSI name first; an
+	 * NAA 6 designator; target port group.
+	 */
 	static const u8 want2[] = {
 		0x00, 0x83, 0x00, 0x38,
+		0x03, 0x28, 0x00, 0x08, 't', 'g', 't', 'd', 'e', 'v', 0, 0,
 		0x01, 0x03, 0x00, 0x10,
-		0x6a, 0xbc, 0xde, 0xf0, 0x00, 0x00, 0x00, 0xff,
-		0x00, 0x00, 0x00, 0x0f, 0xff, 0xff, 0xff, 0xff,
-		0x01, 0x02, 0x00, 0x08,
-		0xab, 0xcd, 0xef, 0x0f, 0xff, 0xff, 0xff, 0xff,
+		0x60, 0x01, 0x40, 0x50, 0x00, 0x00, 0x00, 0x02,
+		0x00, 0x00, 0x00, 0x00, 0x27, 0xcd, 0xdc, 0x71,
 		0x01, 0x14, 0x00, 0x04, 0x00, 0x00, 0x12, 0x34,
 		0x01, 0x15, 0x00, 0x04, 0x00, 0x00, 0x00, 0x02,
 		0x03, 0x18, 0x00, 0x04, 'a', 'b', 'c', 0,
@@ -254,9 +253,11 @@ static void test_vpd_83(void **state)
 	assert_bytes(buf, want, 10);
 	assert_filled(buf, 10, sizeof(buf));
 
-	p.t10_dev_id = NULL;
-	p.id = 0x00000000fffffffffULL;
-	p.ieee_oui = 0xabcdef;
+	p.t10_vend_spec = NULL;
+	p.eui64 = NULL;
+	p.naa = want2 + 20;
+	p.naa_len = 16;
+	p.dev_scsi_name = "tgtdev";
 	p.piv = false;
 	p.rel_tgt_id = 0x1234;
 	p.tpg_id = 2;
@@ -288,7 +289,7 @@ static void test_vpd_83_long_name(void **state)
 	fill(buf, sizeof(buf));
 	len = scst_build_vpd(&p, 0x83, buf, sizeof(buf), &err);
 	/* 251 characters kept, a NUL: 252 bytes, DESIGNATOR LENGTH FCh */
-	assert_int_equal(len, 4 + 18 + 20 + 12 + 8 + 4 + 252);
+	assert_int_equal(len, 4 + 18 + 12 + 8 + 4 + 252);
 	assert_int_equal(get_unaligned_be16(buf + 2), len - 4);
 	assert_int_equal(buf[len - 252 - 1], 0xfc);
 	assert_int_equal(buf[len - 252 - 4], 0x43);

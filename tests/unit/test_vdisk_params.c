@@ -67,9 +67,9 @@ static void test_defaults(void **state)
 		     r.p.o_direct || r.p.async || r.p.thin_provisioned ||
 		     r.p.thin_set || r.p.removable);
 	assert_true(r.p.rotational);
-	assert_false(r.p.t10_vend_id_set || r.p.prod_id_set ||
-		     r.p.t10_dev_id_set || r.p.usn_set);
-	assert_string_equal(r.p.usn, "");
+	assert_int_equal(r.p.ident.set, 0);
+	assert_string_equal(r.p.ident.usn, "");
+	assert_int_equal(r.p.ident.eui64_len + r.p.ident.naa_len, 0);
 
 	assert_int_equal(run(&r, VDISK_KIND_NULLIO, ""), OK);
 	assert_null(r.p.filename);
@@ -95,13 +95,14 @@ static void test_all_given(void **state)
 		    r.p.o_direct && r.p.async && r.p.removable);
 	assert_false(r.p.thin_provisioned || r.p.rotational);
 	assert_true(r.p.thin_set);
-	assert_string_equal(r.p.t10_vend_id, "ACME");
-	assert_string_equal(r.p.prod_id, "Disk_1");
+	assert_string_equal(r.p.ident.t10_vend_id, "ACME");
+	assert_string_equal(r.p.ident.prod_id, "Disk_1");
 	/* exactly the longest of each */
-	assert_string_equal(r.p.t10_dev_id, "0123456789abcdef012345678");
-	assert_string_equal(r.p.usn, "01234567890123456789");
-	assert_true(r.p.t10_vend_id_set && r.p.prod_id_set &&
-		    r.p.t10_dev_id_set && r.p.usn_set);
+	assert_string_equal(r.p.ident.t10_dev_id, "0123456789abcdef012345678");
+	assert_string_equal(r.p.ident.usn, "01234567890123456789");
+	assert_int_equal(r.p.ident.set,
+			 1u << VDISK_ID_T10_VEND_ID | 1u << VDISK_ID_PROD_ID |
+			 1u << VDISK_ID_T10_DEV_ID | 1u << VDISK_ID_USN);
 	/* a value may hold '=' (only the first one splits) */
 	assert_int_equal(run(&r, VDISK_KIND_BLOCKIO,
 			     "filename=/dev/disk/by-id/a=b"), OK);
@@ -212,6 +213,21 @@ static const struct bad_case bad_cases[] = {
 	  "d1: usn=abc\xe9: not printable ASCII" },
 	{ VDISK_KIND_NULLIO, "prod_id=\x80", PARAMS,
 	  "d1: prod_id=\x80: not printable ASCII" },
+	{ VDISK_KIND_NULLIO, "prod_rev_lvl=12345", PARAMS,
+	  "d1: prod_rev_lvl=12345: longer than 4 characters" },
+	/* designators in hex: SPC-4 7.8.6.5 EUI-64, 7.8.6.6 NAA */
+	{ VDISK_KIND_NULLIO, "eui64_id=0x0011223344556677889", PARAMS,
+	  "d1: eui64_id=0x0011223344556677889: not 16, 24 or 32 hex digits" },
+	{ VDISK_KIND_NULLIO, "eui64_id=001122334455667g", PARAMS,
+	  "d1: eui64_id=001122334455667g: not hex" },
+	{ VDISK_KIND_NULLIO, "naa_id=6001122334455667", PARAMS,
+	  "d1: naa_id=6001122334455667: NAA 2, 3 or 5 takes 16 hex digits, NAA 6 takes 32" },
+	{ VDISK_KIND_NULLIO, "naa_id=500112233445566700112233445566zz", PARAMS,
+	  "d1: naa_id=500112233445566700112233445566zz: NAA 2, 3 or 5 takes 16 hex digits, NAA 6 takes 32" },
+	{ VDISK_KIND_NULLIO, "naa_id=60011223344556670011223344556z", PARAMS,
+	  "d1: naa_id=60011223344556670011223344556z: not 16 or 32 hex digits" },
+	{ VDISK_KIND_NULLIO, "naa_id=60011223344556670011223344556zzz", PARAMS,
+	  "d1: naa_id=60011223344556670011223344556zzz: not hex" },
 	/* nullio size */
 	{ VDISK_KIND_NULLIO, "size=1;size_mb=1", PARAMS,
 	  "d1: size=1 and size_mb=1: give only one" },
@@ -324,16 +340,136 @@ static void test_lists(void **state)
 			 vdisk_nullio_params);
 	assert_null(vdisk_kind_params((enum vdisk_kind)3));
 	/* what handlers/<h>/mgmt lists, in SCST's order */
-	assert_int_equal(count(vdisk_blockio_params), 12);
-	assert_int_equal(count(vdisk_fileio_params), 14);
-	assert_int_equal(count(vdisk_nullio_params), 11);
+	assert_int_equal(count(vdisk_blockio_params), 17);
+	assert_int_equal(count(vdisk_fileio_params), 19);
+	assert_int_equal(count(vdisk_nullio_params), 16);
 	assert_string_equal(vdisk_fileio_params[5], "o_direct");
+}
+
+/*
+ * SCST 3.11's identity of a device "disk01" (setup_id 0, CRC32C of
+ * "disk01\0" 0x27cddc71): what its hosts key on must not change.
+ */
+static void test_identity_scst_defaults(void **state)
+{
+	struct vdisk_identity id = { };
+	char buf[80];
+	u8 eui[VDISK_DESIG_ID_MAX];
+
+	(void)state;
+	vdisk_identity_defaults(&id, "disk01", 0x27cddc71, "SCST_BIO");
+	assert_string_equal(id.t10_vend_id, "SCST_BIO");
+	assert_string_equal(id.prod_id, "disk01");
+	assert_string_equal(id.prod_rev_lvl, "3110");
+	assert_string_equal(id.t10_dev_id, "27cddc71-disk01");
+	assert_string_equal(id.usn, "27cddc71");
+	assert_string_equal(id.vend_specific_id, "27cddc71-disk01");
+	assert_string_equal(id.scsi_device_name, "");
+	assert_int_equal(id.set, 0);
+	/* the "compatibility" EUI-64: the first 8 bytes of t10_dev_id */
+	assert_int_equal(vdisk_identity_eui64(&id, eui), 8);
+	assert_memory_equal(eui, "27cddc71", 8);
+
+	/* no leading zeros; a setup_id in the upper half */
+	memset(&id, 0, sizeof(id));
+	vdisk_identity_defaults(&id, "disk03", 0x88ec9f, "SCST_FIO");
+	assert_string_equal(id.t10_dev_id, "88ec9f-disk03");
+	assert_int_equal(vdisk_identity_eui64(&id, eui), 8);
+	assert_memory_equal(eui, "88ec9f-d", 8);
+	memset(&id, 0, sizeof(id));
+	vdisk_identity_defaults(&id, "disk01", 0x123427cddc71ULL, "SCST_FIO");
+	assert_string_equal(id.t10_dev_id, "123427cddc71-disk01");
+	assert_string_equal(id.usn, "123427cddc71");
+
+	/* long names: product 16 characters, t10_dev_id 25 */
+	memset(&id, 0, sizeof(id));
+	vdisk_identity_defaults(&id, "a_very_long_device_name_indeed",
+				0xd3123ac5, "SCST_FIO");
+	assert_string_equal(id.prod_id, "a_very_long_devi");
+	assert_string_equal(id.t10_dev_id, "d3123ac5-a_very_long_devi");
+
+	/* what the user gave stays; vend_specific_id is the default one */
+	memset(&id, 0, sizeof(id));
+	assert_int_equal(vdisk_identity_set(&id, VDISK_ID_T10_DEV_ID, "abc",
+					    buf, sizeof(buf)), 0);
+	vdisk_identity_defaults(&id, "disk01", 0x27cddc71, "SCST_BIO");
+	assert_string_equal(id.t10_dev_id, "abc");
+	assert_string_equal(id.vend_specific_id, "27cddc71-disk01");
+	assert_int_equal(id.set, 1u << VDISK_ID_T10_DEV_ID);
+	/* shorter than 8: zeros after it */
+	assert_int_equal(vdisk_identity_eui64(&id, eui), 8);
+	assert_memory_equal(eui, "abc\0\0\0\0\0", 8);
+}
+
+static void test_identity_designators(void **state)
+{
+	static const u8 e8[] = { 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66,
+				 0x77 };
+	struct vdisk_identity id = { };
+	u8 eui[VDISK_DESIG_ID_MAX];
+	char buf[80];
+
+	(void)state;
+	vdisk_identity_defaults(&id, "disk01", 0x27cddc71, "SCST_BIO");
+	assert_int_equal(vdisk_identity_set(&id, VDISK_ID_EUI64_ID,
+					    "0x0011223344556677", buf,
+					    sizeof(buf)), 0);
+	assert_int_equal(vdisk_identity_eui64(&id, eui), 8);
+	assert_memory_equal(eui, e8, 8);
+	assert_int_equal(vdisk_identity_show(&id, VDISK_ID_EUI64_ID, buf,
+					     sizeof(buf)), 18);
+	assert_string_equal(buf, "0x0011223344556677");
+	/* 12 and 16 bytes, upper case, no 0x */
+	assert_int_equal(vdisk_identity_set(&id, VDISK_ID_EUI64_ID,
+					    "00112233445566778899AABB", buf,
+					    sizeof(buf)), 0);
+	assert_int_equal(id.eui64_len, 12);
+	assert_int_equal(id.eui64_id[11], 0xbb);
+	/* NAA alone: no EUI-64 at all (SCST) */
+	assert_int_equal(vdisk_identity_set(&id, VDISK_ID_EUI64_ID, "", buf,
+					    sizeof(buf)), 0);
+	assert_false(id.set & 1u << VDISK_ID_EUI64_ID);
+	assert_int_equal(vdisk_identity_set(&id, VDISK_ID_NAA_ID,
+					    "60014050000000020000000027cddc71",
+					    buf, sizeof(buf)), 0);
+	assert_int_equal(id.naa_len, 16);
+	assert_int_equal(id.naa_id[0], 0x60);
+	assert_int_equal(vdisk_identity_eui64(&id, eui), 0);
+	assert_int_equal(vdisk_identity_set(&id, VDISK_ID_NAA_ID,
+					    "5001122334455667", buf,
+					    sizeof(buf)), 0);
+	assert_int_equal(id.naa_len, 8);
+	vdisk_identity_show(&id, VDISK_ID_NAA_ID, buf, sizeof(buf));
+	assert_string_equal(buf, "0x5001122334455667");
+	/* a refused value changes nothing */
+	assert_int_equal(vdisk_identity_set(&id, VDISK_ID_NAA_ID, "5x", buf,
+					    sizeof(buf)), -EINVAL);
+	assert_int_equal(id.naa_len, 8);
+	assert_int_equal(vdisk_identity_set(&id, VDISK_ID_PROD_ID,
+					    "0123456789abcdefg", buf,
+					    sizeof(buf)), -EINVAL);
+	assert_string_equal(buf, "longer than 16 characters");
+	assert_string_equal(id.prod_id, "disk01");
+	/* every attribute by name, and back */
+	assert_int_equal(vdisk_id_attr_find("scsi_device_name"),
+			 VDISK_ID_SCSI_DEVICE_NAME);
+	assert_int_equal(vdisk_id_attr_find("filename"), -ENOENT);
+	assert_string_equal(vdisk_id_attr_name(VDISK_ID_PROD_REV_LVL),
+			    "prod_rev_lvl");
+	assert_null(vdisk_id_attr_name(VDISK_ID_NR));
+	assert_int_equal(vdisk_identity_set(&id, VDISK_ID_SCSI_DEVICE_NAME,
+					    "iqn.2026-12.org.example:d1", buf,
+					    sizeof(buf)), 0);
+	vdisk_identity_show(&id, VDISK_ID_SCSI_DEVICE_NAME, buf, sizeof(buf));
+	assert_string_equal(buf, "iqn.2026-12.org.example:d1");
 }
 
 int main(void)
 {
 	const UNIT_TEST_LIST(tests) = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_identity_scst_defaults),
+		cmocka_unit_test(test_identity_designators),
 		cmocka_unit_test(test_all_given),
 		cmocka_unit_test(test_nullio_size),
 		cmocka_unit_test(test_bad),

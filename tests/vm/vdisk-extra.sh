@@ -102,7 +102,7 @@ log "fio1 $fio1 fio2 $fio2 bio1 $bio1 null1 $null1 ro1 $ro1 (host2: $fio1b)"
 # --- identities ---------------------------------------------------------------
 sg_inq "$fio1" | grep_q 'Product identification: myprod' || fail "prod_id"
 sg_vpd -p 0x80 "$fio1" | grep_q 'Unit serial number: ABC123' || fail "usn"
-sg_vpd -p 0x83 "$fio1" | grep_q 'vendor specific: mydevid' || fail "t10_dev_id"
+sg_vpd -p 0x83 "$fio1" | grep_q 'vendor specific: d27097b6-fio1' || fail "T10 designator: SCST's default t10_dev_id"
 sg_inq "$bio1" | grep_q 'RMB=1' || fail "removable"
 sg_vpd -p 0xb1 "$bio1" | grep_q -i 'non-rotating' || fail "rotational=0"
 sg_vpd -p 0xb2 "$bio1" | grep_q 'LBPRZ): 0' || fail "blockio LBPRZ"
