@@ -33,7 +33,7 @@ all: modules usr
 
 help:
 	@echo "make [all]           build the kernel modules (KDIR=$(KDIR)), scstadmin and scst-affinity"
-	@echo "make install         install scstadmin, scst-affinity and their man pages (DESTDIR, PREFIX)"
+	@echo "make install         install scstadmin, scst-affinity and their man pages, scst.conf.5 (DESTDIR, PREFIX)"
 	@echo "make deb             Debian packages scst-ng-dkms and scst-ng-tools in build/deb/"
 	@echo "make KERNEL=6.12     build against the installed 6.12 headers"
 	@echo "make deps            install build/test dependencies (Debian)"

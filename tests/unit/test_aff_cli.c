@@ -222,6 +222,11 @@ static void test_bad(void **state)
 	assert_non_null(strstr(out, "bad.state:3:"));
 	snapshot(after, sizeof(after));
 	assert_string_equal(after, before);
+	/* an unknown command is named as such, SCST loaded or not */
+	assert_int_equal(tool_raw("--sysfs-root /nonexistent bogus", out,
+				  sizeof(out)), 1);
+	assert_non_null(strstr(out, "unknown command 'bogus'"));
+	assert_null(strstr(out, "no SCST sysfs tree"));
 }
 
 static void test_save_restore(void **state)

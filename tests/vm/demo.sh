@@ -68,6 +68,12 @@ id=$(srpt_login_field "$SRPT/$gid" tid_ext)
 srp_login "$id" "$id" "queue_size=128,max_cmd_per_lun=128"
 srp_wait_disks 3
 
+echo
+echo "### The sessions: two targets, because ib_srpt serves every RDMA port of"
+echo "### the machine and this guest holds both ends (rxe0 the target's port,"
+echo "### rxe1 the initiator's); two sessions of one initiator, because ib_srp"
+echo "### opens one RDMA channel per CPU (ch_count) and each is a session"
+echo "### (10.0.0.2, 10.0.0.2_1)."
 show scstadmin -list_sessions
 show lsscsi
 for lun in 0 1 2; do
@@ -75,6 +81,9 @@ for lun in 0 1 2; do
 done
 bio=$(lun_disk "$SRP_HOST" 0)
 echo
+echo "### The fio figures below come from an emulated CPU (QEMU without KVM)"
+echo "### that runs the initiator, Soft-RoCE and the target: they show the"
+echo "### I/O path works and verifies, not how fast it is (make bench)."
 echo "### fio: 4 KiB random read/write with crc32c verification on $bio (BLOCKIO), 10 s"
 fio_run demo --filename="$bio" --ioengine=libaio --direct=1 --rw=randrw \
 	--bs=4k --iodepth=32 --size=64M --runtime=10 --time_based \

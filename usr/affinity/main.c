@@ -229,6 +229,12 @@ int main(int argc, char **argv)
 	argc -= at;
 	argv += at;
 	cmd = argv[0];
+	if (strcmp(cmd, "show") && strcmp(cmd, "apply") && strcmp(cmd, "save") &&
+	    strcmp(cmd, "restore")) {
+		aff_err("unknown command '%s' (show, apply, save, restore, sweep; see --help)",
+			cmd);
+		return AFF_EXIT_USAGE;
+	}
 	if (open_scst(&e, m.scst_root))
 		return AFF_EXIT_SYS;
 	ret = AFF_EXIT_USAGE;

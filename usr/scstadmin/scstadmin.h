@@ -11,7 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define SCSTADMIN_VERSION	"1.0.0"
+/* the packages' and the modules' (scripts/check-deb checks they agree) */
+#define SCSTADMIN_VERSION	"0.1.0"
 #define SCST_MAX_LUN		16383
 #define SCST_DEFAULT_ROOT	"/sys/kernel/scst_tgt"
 
