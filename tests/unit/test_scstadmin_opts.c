@@ -105,7 +105,17 @@ static const struct opt_case cases[] = {
 		 "would add LUN 1 (n1) to target gid1\n"
 		 "would make 2 change(s)\n" },
 	{ "check_config without SCST", A("-check_config", "@CONF"),
-	  .conf = conf_more, .env = NOSCST, .out = "configuration is valid" },
+	  .conf = conf_more, .env = NOSCST,
+	  .out = "configuration is valid as far as a file can be checked" },
+	/* without the modules, a typo is still named with its line */
+	{ "check_config without SCST: unknown attribute",
+	  A("-check_config", "@CONF"), .env = NOSCST, .rc = EXIT_WARN,
+	  .conf = "HANDLER vdisk_fileio {\n\tDEVICE f1 {\n\t\tfilenme /a\n\t}\n}\n",
+	  .err = ".conf:3: DEVICE f1 of vdisk_fileio: unknown attribute 'filenme'" },
+	{ "check_config without SCST: unknown handler",
+	  A("-check_config", "@CONF"), .env = NOSCST, .rc = EXIT_WARN,
+	  .conf = "HANDLER vcdrom {\n\tDEVICE c1\n}\n",
+	  .err = ".conf:1: HANDLER vcdrom is not provided by scst-ng" },
 	{ "check_config duplicate device", A("-check_config", "@CONF"),
 	  .conf = "HANDLER vdisk_nullio {\n\tDEVICE n1\n\tDEVICE n1\n}\n",
 	  .rc = EXIT_CONFIG, .err = ":3:2: duplicate DEVICE 'n1'" },

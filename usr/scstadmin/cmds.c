@@ -526,14 +526,28 @@ static int cmd_config(struct opts *o, bool check_only)
 			return cmd_fail(EXIT_INUSE, "aborted");
 		}
 	}
-	if (check_only) {
-		if (!empty)
-			printf("%s: configuration is valid\n", fname);
-		if (!o->have_root) {
-			tree_free(want);
-			return EXIT_OK;
-		}
+	if (check_only && !o->have_root) {
+		/*
+		 * No tree to compare with: the handlers and DEVICE
+		 * attributes scst-ng knows, and no claim beyond that
+		 */
+		str_vec warns = { 0 };
+		int nwarn;
+
+		conf_check_offline(want, &warns);
+		nwarn = print_warnings(&warns);
+		strs_free(&warns);
+		tree_free(want);
+		if (nwarn)
+			printf("%s: %d attribute(s) or handler(s) scst-ng does not know (above)\n",
+			       fname, nwarn);
+		else if (!empty)
+			printf("%s: configuration is valid as far as a file can be checked: SCST is not loaded, so values and the changes are checked when it is\n",
+			       fname);
+		return nwarn ? EXIT_WARN : EXIT_OK;
 	}
+	if (check_only && !empty)
+		printf("%s: configuration is valid\n", fname);
 	if (!o->have_root) {
 		tree_free(want);
 		return cmd_fail(EXIT_NOSCST,

@@ -259,6 +259,10 @@ int diff_trees(const struct tree *want, const struct tree *live,
 void actions_free(action_vec *a);
 void strs_free(str_vec *s);
 
+/* offline.c: -check_config without the modules */
+const char *const *offline_dev_attrs(const char *handler);
+int conf_check_offline(const struct tree *t, str_vec *warnings);
+
 /* apply.c */
 struct apply_result {
 	int done, skipped, failed;

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scstadmin's list of the DEVICE attributes of scst-ng's vdisk handlers
+ * (usr/scstadmin/offline.c, what -check_config knows without the modules)
+ * against the handlers' own add_device parameters
+ * (dev_handlers/vdisk_params.c): every parameter is a known attribute, so
+ * a file that the modules accept is never flagged.
+ */
+#include "scstadmin_unit.h"
+#include "vdisk_params.h"
+
+static void check_kind(enum vdisk_kind kind, const char *handler)
+{
+	const char *const *params = vdisk_kind_params(kind);
+	const char *const *attrs = offline_dev_attrs(handler);
+
+	assert_non_null(attrs);
+	for (; *params; params++) {
+		const char *const *a = attrs;
+
+		while (*a && strcmp(*a, *params))
+			a++;
+		if (!*a)
+			fail_msg("%s: add_device parameter '%s' unknown to scstadmin",
+				 handler, *params);
+	}
+}
+
+static void test_vdisk_params_known(void **state)
+{
+	(void)state;
+	check_kind(VDISK_KIND_BLOCKIO, "vdisk_blockio");
+	check_kind(VDISK_KIND_FILEIO, "vdisk_fileio");
+	check_kind(VDISK_KIND_NULLIO, "vdisk_nullio");
+	assert_non_null(offline_dev_attrs("dev_disk"));
+	assert_null(offline_dev_attrs("vcdrom"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vdisk_params_known),
+	};
+
+	return cmocka_run_group_tests_name("scstadmin_offline", tests, NULL,
+					   NULL);
+}

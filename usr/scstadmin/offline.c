@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scstadmin: what -check_config can say about a file while the modules
+ * are not loaded (no management tree to compare with): the handlers
+ * scst-ng provides and the DEVICE attributes each of them knows, so that
+ * a typo ("filenme") is named with its line before the service starts,
+ * not after. The lists are scst-ng's own: the add_device parameters of
+ * dev_handlers/vdisk_params.c (tests/unit/test_scstadmin_offline.c checks
+ * they agree) and the attributes the core gives every device.
+ */
+#include <string.h>
+
+#include "scstadmin.h"
+
+/* The core's writable device attributes (scst_core/scst_sysfs_dev.c) */
+#define CORE_DEV_ATTRS "threads_num", "threads_pool_type", "max_transfer_kb"
+
+/* vdisk: the identity, the geometry, the flags every kind has */
+#define VDISK_COMMON "blocksize", "read_only", "thin_provisioned", \
+	"rotational", "removable", "t10_vend_id", "prod_id", "prod_rev_lvl", \
+	"t10_dev_id", "usn", "vend_specific_id", "scsi_device_name", \
+	"eui64_id", "naa_id", "size", "size_mb"
+
+static const char *const blockio_attrs[] = {
+	CORE_DEV_ATTRS, VDISK_COMMON, "filename", "nv_cache", "write_through",
+	NULL,
+};
+
+static const char *const fileio_attrs[] = {
+	CORE_DEV_ATTRS, VDISK_COMMON, "filename", "nv_cache", "write_through",
+	"o_direct", "async", NULL,
+};
+
+static const char *const nullio_attrs[] = {
+	CORE_DEV_ATTRS, VDISK_COMMON, NULL,
+};
+
+static const char *const disk_attrs[] = {
+	CORE_DEV_ATTRS, NULL,
+};
+
+static const struct {
+	const char *handler;
+	const char *const *attrs;
+} known[] = {
+	{ "vdisk_blockio", blockio_attrs },
+	{ "vdisk_fileio", fileio_attrs },
+	{ "vdisk_nullio", nullio_attrs },
+	{ "dev_disk", disk_attrs },
+};
+
+/**
+ * offline_dev_attrs() - the DEVICE attributes scst-ng knows for a handler
+ * @handler: its name
+ *
+ * Return: a NULL-terminated list, or NULL when scst-ng has no such handler.
+ */
+const char *const *offline_dev_attrs(const char *handler)
+{
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(known[i].handler, handler))
+			return known[i].attrs;
+	return NULL;
+}
+
+static bool in_list(const char *const *l, const char *s)
+{
+	for (; *l; l++)
+		if (!strcmp(*l, s))
+			return true;
+	return false;
+}
+
+/**
+ * conf_check_offline() - check a parsed file against scst-ng's handlers
+ * @t: the parsed file
+ * @warnings: receives one line per handler scst-ng lacks and per DEVICE
+ *	attribute its handler does not know, each with its line
+ *
+ * Return: how many warnings were added.
+ */
+int conf_check_offline(const struct tree *t, str_vec *warnings)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < t->handlers.n; i++) {
+		const struct handler *h = t->handlers.v[i];
+		const char *const *attrs = offline_dev_attrs(h->name);
+
+		if (!attrs) {
+			*vec_push(warnings) = xasprintf(
+				"%s:%d: HANDLER %s is not provided by scst-ng (vdisk_blockio, vdisk_fileio, vdisk_nullio, dev_disk): its devices cannot be created",
+				t->src, h->line, h->name);
+			n++;
+			continue;
+		}
+		for (size_t j = 0; j < h->devices.n; j++) {
+			const struct device *d = h->devices.v[j];
+
+			for (size_t k = 0; k < d->attrs.n; k++) {
+				const struct attr *a = &d->attrs.v[k];
+
+				if (in_list(attrs, a->key))
+					continue;
+				*vec_push(warnings) = xasprintf(
+					"%s:%d: DEVICE %s of %s: unknown attribute '%s' (a typo? the modules would refuse it)",
+					t->src, a->line, d->name, h->name,
+					a->key);
+				n++;
+			}
+		}
+	}
+	return n;
+}
