@@ -889,14 +889,16 @@ void srpt_tgt_close_channels(struct srpt_tgt *tgt, bool t_logout)
 	}
 }
 
+/*
+ * Without srpt_mutex: this is a wait_event() condition, evaluated after
+ * the task state is set, where a sleeping lock is a bug (the debug
+ * kernel's DEBUG_ATOMIC_SLEEP reported it). A channel leaves the list
+ * under srpt_mutex before srpt_release_wq is woken, and
+ * list_empty_careful() reads a list that is being changed safely.
+ */
 static bool srpt_tgt_no_channels(struct srpt_tgt *tgt)
 {
-	bool empty;
-
-	mutex_lock(&srpt_mutex);
-	empty = list_empty(&tgt->ch_list);
-	mutex_unlock(&srpt_mutex);
-	return empty;
+	return list_empty_careful(&tgt->ch_list);
 }
 
 /**
