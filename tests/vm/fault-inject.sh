@@ -3,8 +3,9 @@
 #
 # Fault injection confined to our modules, on the debug kernel (the debug
 # lane of scripts/check; it fails on a kernel without fault injection):
-#  - failslab on our own slab caches only (cache-filter, with the debug
-#    kernel booted slab_nomerge), and fail_function on our allocation
+#  - failslab on our own slab caches only (cache-filter; the caches get
+#    the failslab mark at creation from slub_debug=A,... below, as 6.1
+#    cannot set it in sysfs), and fail_function on our allocation
 #    helpers that carry ALLOW_ERROR_INJECTION, at FI_PROB percent;
 #  - fail_make_request on the disk under a dev_disk LU.
 # While they fail, the test drives: fio on every vdisk kind through
@@ -15,6 +16,7 @@
 # back to 0), data written once the injection stopped verifies, the
 # faults were really injected (dmesg counts them), and the modules unload;
 # the harness adds the kmemleak scan and the splat check.
+# vm-append: slub_debug=A,scst_cmd,srpt_req,srpt_rsp
 . /tests/lib/common.sh
 . /tests/lib/scst.sh
 . /tests/lib/fio.sh
@@ -46,10 +48,15 @@ fi_on() {
 
 	echo Y > $DBG/failslab/cache-filter
 	echo N > $DBG/failslab/ignore-gfp-wait
+	# 6.1's failslab attribute is read-only: the caches carry the mark
+	# from their creation (slub_debug=A above); a newer kernel takes it
+	# in sysfs too
 	for c in "${FI_CACHES[@]}"; do
 		[ -e /sys/kernel/slab/$c/failslab ] || continue
-		echo 1 > /sys/kernel/slab/$c/failslab ||
-			fail "cannot mark slab cache $c for failslab"
+		[ -w /sys/kernel/slab/$c/failslab ] &&
+			echo 1 > /sys/kernel/slab/$c/failslab 2> /dev/null
+		[ "$(cat /sys/kernel/slab/$c/failslab)" = 1 ] ||
+			fail "slab cache $c is not marked for failslab (slub_debug=A,$c)"
 		n=$((n + 1))
 	done
 	echo -1 > $DBG/failslab/times
@@ -83,10 +90,6 @@ fi_off() {
 	echo 0 > $DBG/failslab/probability
 	echo 0 > $DBG/fail_function/probability
 	echo > $DBG/fail_function/inject
-	for c in "${FI_CACHES[@]}"; do
-		[ -e /sys/kernel/slab/$c/failslab ] &&
-			echo 0 > /sys/kernel/slab/$c/failslab
-	done
 	log "fault injection off ($(injected) failures forced so far)"
 }
 
@@ -182,6 +185,9 @@ sd=$(sdebug_disk)
 hctl=$(sdebug_hctl)
 mgmt $H/dev_disk/mgmt "add_device $hctl"
 mgmt "$T/luns/mgmt" "add $hctl 3"
+# a LUN added to a live session: the initiator scans for it (Linux only
+# logs REPORTED LUNS DATA HAS CHANGED; udev would rescan)
+echo '- - -' > "/sys/class/scsi_host/host$host/scan"
 wait_lun "$host" 3
 ddisk=$(lun_disk "$host" 3)
 clear_ua "$(lun_sg "$host" 3)"

@@ -69,6 +69,13 @@ io() {
 	fi
 }
 
+# writes_in_flight DISK: the block layer has writes of DISK outstanding
+writes_in_flight() {
+	local r w
+	read -r r w < "/sys/block/${1##*/}/inflight" || return 1
+	[ "$w" -gt 0 ]
+}
+
 # fence FENCER FENCER_KEY VICTIM VICTIM_KEY VICTIM_DISK: fence_scsi's
 # sequence, with the victim's writes in flight when PREEMPT AND ABORT
 # comes; they must fail, and so must the victim's later writes (through
@@ -85,7 +92,10 @@ fence() {
 		--rw=randwrite --bs=4k --iodepth=8 --size=32M --time_based \
 		--runtime=90 --output=/tmp/fio.out > /dev/null 2>&1 &
 	fio_pid=$!
-	sleep 3
+	# writes really in flight, however slow fio is to start (the debug
+	# kernel): the block layer's count of the victim's disk
+	wait_for 120 "$vdisk writes in flight" writes_in_flight "$vdisk"
+	sleep 1
 	before=$(dmesg | grep -c 'PREEMPT AND ABORT aborted')
 	prout "$fencer" --preempt-abort --param-rk="$fkey" --param-sark="$vkey" --prout-type=5
 	if wait "$fio_pid"; then
