@@ -549,8 +549,12 @@ static ssize_t vdisk_ident_store(struct kobject *kobj,
 
 	if (a < 0)
 		return a;
-	/* one line; the newline echo adds is not part of the value */
-	val = kstrndup(buf, count, GFP_KERNEL);
+	/*
+	 * one line; the newline echo adds is not part of the value. All
+	 * count bytes and a NUL: a NUL inside the write only cuts the value
+	 * (kstrndup() would stop there, and val[count - 1] be past it)
+	 */
+	val = kmemdup_nul(buf, count, GFP_KERNEL);
 	id = kmalloc(sizeof(*id), GFP_KERNEL);
 	if (!val || !id) {
 		ret = -ENOMEM;

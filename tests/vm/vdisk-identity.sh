@@ -151,6 +151,11 @@ assert_eq "$(cat $D/disk01/naa_id $D/disk01/prod_id $D/disk01/t10_vend_id $D/dis
 sg_raw "$sg" 00 00 00 00 00 00 > /dev/null 2>&1 || fail "a refused write raised a unit attention"
 dmesg | grep -q 'disk01: naa_id=0x6001405: not 16 or 32 hex digits' || fail "no log line naming the bad naa_id"
 
+# a NUL inside a write cuts the value there (and reads nothing past it)
+printf 'SN\0tail\n' > $D/disk01/usn || fail "a write with a NUL refused"
+assert_eq "$(sed -n 1p $D/disk01/usn)" SN "usn written with a NUL"
+clear_ua "$sg"
+
 # clearing eui64_id and naa_id brings back SCST's EUI-64 from t10_dev_id
 mgmt_write $D/disk01/eui64_id ""
 mgmt_write $D/disk01/naa_id ""
