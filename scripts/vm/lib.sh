@@ -66,6 +66,17 @@ vm_is_debug() {
 	[[ $1 == *-scst-debug ]]
 }
 
+# vm_kernel_hz KREL: that kernel's CONFIG_HZ (tests that give scsi_debug
+# a delay in jiffies need it: Debian's kernels run at 250, the debug
+# kernel at defconfig's 1000); empty when its config is not found.
+vm_kernel_hz() {
+	local config=/boot/config-$1
+
+	vm_is_debug "$1" &&
+		config=$("$VM_TOP/scripts/debug-kernel" --dir)/obj/.config
+	sed -n 's/^CONFIG_HZ=\([0-9]*\)$/\1/p' "$config" 2> /dev/null
+}
+
 # vm_vmlinux KREL: path of the cached vmlinux for that kernel.
 vm_vmlinux() {
 	local krel=$1 dir=$VM_BUILD/$1

@@ -19,7 +19,8 @@
 . /tests/lib/scst.sh
 
 SDEBUG=/sys/bus/pseudo/drivers/scsi_debug
-HZ=250	# Debian's CONFIG_HZ for 6.1 and 6.12: scsi_debug's delay is in jiffies
+# scsi_debug's delay is in jiffies: the kernel's CONFIG_HZ (scripts/vm/run)
+HZ=${KERNEL_HZ:-250}
 L=$SCST/targets/scst_local
 H=$SCST/handlers
 

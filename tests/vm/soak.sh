@@ -146,15 +146,6 @@ read_loop srp-null "$(lun_disk $shost 2)" & loops+=($!)
 io_loop srp-disk "$(lun_disk $shost 3)" & loops+=($!)
 names=(local-bio local-fio local-null local-disk srp-bio srp-fio srp-null srp-disk)
 
-# --- the disturbances --------------------------------------------------
-# answered SECONDS CMD...: CMD must end within SECONDS (any status)
-answered() {
-	local secs=$1
-	shift
-	timeout -k 5 "$secs" "$@" > /dev/null 2>&1
-	[ $? -lt 124 ] || fail "no answer within ${secs}s: $*"
-}
-
 n_flap=0 n_reset=0 n_close=0 n_lun=0 n_login=0
 start=$(date +%s)
 now=$start
@@ -195,9 +186,11 @@ while [ $((now - start)) -lt "$SOAK_SECONDS" ]; do
 	fi
 	if [ "$now" -ge $next_flap ]; then
 		next_flap=$((now + 30))
-		answered 60 rdma link delete rxe0
+		# hang detection, not a timing: Soft-RoCE's registration
+		# walks every RDMA client under the debug kernel's checks
+		answered 120 rdma link delete rxe0
 		sleep 2
-		answered 60 rdma link add rxe0 type rxe netdev veth0
+		answered 120 rdma link add rxe0 type rxe netdev veth0
 		wait_for 30 "rxe0 port ACTIVE" rxe_port_active rxe0
 		n_flap=$((n_flap + 1))
 	fi

@@ -23,7 +23,8 @@
 . /tests/lib/srpt.sh
 
 SDEBUG=/sys/bus/pseudo/drivers/scsi_debug
-HZ=250	# Debian's CONFIG_HZ for 6.1 and 6.12: scsi_debug's delay is in jiffies
+# scsi_debug's delay is in jiffies: the kernel's CONFIG_HZ (scripts/vm/run)
+HZ=${KERNEL_HZ:-250}
 
 run modprobe -a sd_mod sg
 run modprobe brd rd_nr=1 rd_size=262144

@@ -40,6 +40,27 @@ wait_for() {
 	fail "timed out after ${secs}s waiting for $what"
 }
 
+# show_blocked: the kernel stacks of the tasks in uninterruptible sleep
+# (sysrq w), and what the kernel logged lately: when something did not
+# answer, where it waits, even though the console only shows warnings.
+show_blocked() {
+	echo w > /proc/sysrq-trigger 2> /dev/null || return 0
+	sleep 1
+	dmesg | tail -n 300 | sed 's/^/dmesg: /'
+}
+
+# answered SECONDS CMD...: CMD must end within SECONDS (any status): a
+# command of an initiator that never gets an answer hangs it. On a
+# timeout the blocked tasks are shown before the test fails.
+answered() {
+	local secs=$1
+	shift
+	timeout -k 5 "$secs" "$@" > /dev/null 2>&1
+	[ $? -lt 124 ] && return 0
+	show_blocked
+	fail "no answer within ${secs}s: $*"
+}
+
 # assert_eq ACTUAL EXPECTED DESCRIPTION
 assert_eq() {
 	[ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
