@@ -32,6 +32,8 @@
 #define SCST_PR_DIR		"/var/lib/scst/pr"
 #define SCST_PR_TMP_SUFFIX	".tmp"
 #define SCST_PR_PATH_MAX	(sizeof(SCST_PR_DIR) + SCST_MAX_NAME + 8)
+#define SCST_PR_UNKNOWN \
+	": persistent reservation state unknown, commands refused until pr_file_reset"
 
 /*
  * The idmap (6.3 and later) or user namespace (before) of a mount, as
@@ -317,6 +319,151 @@ static ssize_t scst_pr_read_file(const char *path, char *buf, size_t size)
 	return len;
 }
 
+/* "offset N (record R): why" or "offset N (header): why" of a refusal */
+static void scst_pr_scst_why(const struct scst_pr_scst_err *e, char *buf,
+			     size_t size)
+{
+	if (e->record < 0)
+		snprintf(buf, size, "offset %zu (header): %s", e->offset,
+			 e->reason);
+	else
+		snprintf(buf, size, "offset %zu (record %d): %s", e->offset,
+			 e->record, e->reason);
+}
+
+/*
+ * After an import: keep SCST's files as <path>.scst and <path>.1.scst
+ * (copies of the bytes read, synced, before anything is replaced), then
+ * write ours over <path> as scst_pr_aptpl_persist() does, then remove
+ * <path>.1, whose bytes are kept: a stale SCST backup beside our file
+ * would be imported again should ours ever be removed (APTPL cleared).
+ * A crash at any point leaves either SCST's <path> (imported again at
+ * the next start) or ours.
+ */
+static int scst_pr_scst_replace(struct scst_device *dev, const char *path,
+				const u8 *main, size_t main_len,
+				const u8 *bak, size_t bak_len)
+{
+	char keep[SCST_PR_PATH_MAX], tmp[SCST_PR_PATH_MAX];
+	char bpath[SCST_PR_PATH_MAX];
+	int ret = 0;
+
+	snprintf(bpath, sizeof(bpath), "%s.1", path);
+	if (main) {
+		snprintf(keep, sizeof(keep), "%s.scst", path);
+		ret = scst_pr_write_file(keep, (const char *)main, main_len);
+	}
+	if (!ret && bak) {
+		snprintf(keep, sizeof(keep), "%s.1.scst", path);
+		ret = scst_pr_write_file(keep, (const char *)bak, bak_len);
+	}
+	if (ret)
+		return ret;
+	snprintf(tmp, sizeof(tmp), "%s%s", path, SCST_PR_TMP_SUFFIX);
+	ret = scst_pr_aptpl_save(dev, (char *)path, tmp);
+	if (ret || !bak)
+		return ret;
+	ret = scst_pr_unlink(strrchr(bpath, '/') + 1);
+	if (ret < 0) {
+		pr_warn("%s: cannot remove %s (kept as %s.1.scst): error %d; remove it by hand\n",
+			dev->name, bpath, path, ret);
+		return 0;
+	}
+	scst_pr_sync_dir(dev);
+	return 0;
+}
+
+/*
+ * SCST's own files at the device's path (scst_pr_scst_file.c): unless
+ * @main (the bytes of @path, NULL if there is none) is in our format,
+ * import SCST's <path> or, as SCST falls back, <path>.1, and put ours in
+ * their place; one that cannot be imported leaves the state unknown and
+ * every file as it is.
+ *
+ * Return: true when the device's state is settled (imported, refused,
+ * or no file at all); false when @main is ours for scst_pr_file_parse().
+ */
+static bool scst_pr_scst_import(struct scst_device *dev, const char *path,
+				const char *main, size_t main_len)
+{
+	static const char ours[] = "scst-ng-pr ";
+	char bpath[SCST_PR_PATH_MAX], res[96], why[320], why1[320];
+	struct scst_pr_scst_choice c;
+	bool settled = true;
+	ssize_t blen;
+	u8 *bak;
+	int ret;
+
+	if (main && main_len >= sizeof(ours) - 1 &&
+	    !memcmp(main, ours, sizeof(ours) - 1))
+		return false;
+	snprintf(bpath, sizeof(bpath), "%s.1", path);
+	bak = kvmalloc(SCST_PR_SCST_FILE_MAX_LEN + 1, GFP_KERNEL);
+	if (!bak) {
+		pr_err("%s: out of memory reading %s: persistent reservation state unknown, commands refused until pr_file_reset\n",
+		       dev->name, bpath);
+		scst_pr_set_unknown(dev, "out of memory reading %s", bpath);
+		return true;
+	}
+	blen = scst_pr_read_file(bpath, bak, SCST_PR_SCST_FILE_MAX_LEN + 1);
+	if (blen < 0 && blen != -ENOENT) {
+		pr_err("%s: cannot read %s: error %zd: persistent reservation state unknown, commands refused until pr_file_reset\n",
+		       dev->name, bpath, blen);
+		scst_pr_set_unknown(dev, "cannot read %s: error %zd", bpath,
+				    blen);
+		goto free;
+	}
+	scst_pr_scst_choose((const u8 *)main, main_len,
+			    blen < 0 ? NULL : bak, blen < 0 ? 0 : blen,
+			    dev->pr, &c);
+	switch (c.src) {
+	case SCST_PR_SCST_NONE:
+		break;
+	case SCST_PR_SCST_OURS:
+		settled = false;
+		break;
+	case SCST_PR_SCST_REFUSED:
+		why[0] = '\0';
+		why1[0] = '\0';
+		if (c.main_refused)
+			scst_pr_scst_why(&c.main_err, why, sizeof(why));
+		if (c.bak_refused)
+			scst_pr_scst_why(&c.bak_err, why1, sizeof(why1));
+		if (c.main_refused)
+			pr_err("%s: cannot import SCST's %s: %s%s\n", dev->name,
+			       path, why, c.bak_refused ? "" : SCST_PR_UNKNOWN);
+		if (c.bak_refused)
+			pr_err("%s: cannot import SCST's %s: %s%s\n", dev->name,
+			       bpath, why1, SCST_PR_UNKNOWN);
+		scst_pr_set_unknown(dev, "cannot import SCST's %s: %s",
+				    c.main_refused ? path : bpath,
+				    c.main_refused ? why : why1);
+		break;
+	case SCST_PR_SCST_MAIN:
+	case SCST_PR_SCST_BACKUP:
+		ret = scst_pr_scst_replace(dev, path, (const u8 *)main,
+					   main_len, blen < 0 ? NULL : bak,
+					   blen < 0 ? 0 : blen);
+		if (ret) {
+			pr_err("%s: imported SCST's %s but cannot write %s or keep SCST's files beside it: error %d: persistent reservation state unknown, commands refused until pr_file_reset\n",
+			       dev->name, c.src == SCST_PR_SCST_MAIN ? path :
+			       bpath, path, ret);
+			scst_pr_set_unknown(dev,
+					    "cannot write %s after importing SCST's file: error %d",
+					    path, ret);
+			break;
+		}
+		scst_pr_scst_res_text(dev->pr, res, sizeof(res));
+		pr_info("%s: imported %u registrations and %s from SCST's %s\n",
+			dev->name, dev->pr->nreg, res,
+			c.src == SCST_PR_SCST_MAIN ? path : bpath);
+		break;
+	}
+free:
+	kvfree(bak);
+	return settled;
+}
+
 /**
  * scst_pr_aptpl_load() - restore the state from the device's APTPL file
  * @dev: the new device, dev->pr initialized and empty
@@ -328,6 +475,7 @@ static ssize_t scst_pr_read_file(const char *path, char *buf, size_t size)
  * unknown (scst_pr_set_unknown()): it may hold the reservation that
  * fences a node, so the device fails closed and the file is kept as it
  * is until the administrator writes devices/<dev>/pr_file_reset.
+ * SCST's own files are imported once (scst_pr_scst_import()).
  */
 void scst_pr_aptpl_load(struct scst_device *dev)
 {
@@ -347,15 +495,16 @@ void scst_pr_aptpl_load(struct scst_device *dev)
 		return;
 	}
 	len = scst_pr_read_file(path, text, SCST_PR_FILE_MAX_LEN + 1);
-	if (len == -ENOENT)
-		goto free;
-	if (len < 0) {
+	if (len < 0 && len != -ENOENT) {
 		pr_err("%s: cannot read %s: error %zd: persistent reservation state unknown, commands refused until pr_file_reset\n",
 		       dev->name, path, len);
 		scst_pr_set_unknown(dev, "cannot read %s: error %zd", path,
 				    len);
 		goto free;
 	}
+	if (scst_pr_scst_import(dev, path, len < 0 ? NULL : text,
+				len < 0 ? 0 : len))
+		goto free;
 	if (scst_pr_file_parse(text, len, dev->pr, &err)) {
 		pr_err("%s: %s line %u: %s: persistent reservation state unknown, commands refused until pr_file_reset\n",
 		       dev->name, path, err.line, err.reason ? err.reason : "?");
@@ -384,6 +533,23 @@ static void scst_pr_reset_workfn(struct work_struct *work)
 	char path[SCST_PR_PATH_MAX], bad[SCST_PR_PATH_MAX];
 	int ret;
 
+	/* SCST's backup too: it would be imported at the next start */
+	ret = scst_pr_path(dev, ".1", path, sizeof(path));
+	if (!ret)
+		ret = scst_pr_path(dev, ".1.bad", bad, sizeof(bad));
+	if (!ret)
+		ret = scst_pr_rename(strrchr(path, '/') + 1,
+				     strrchr(bad, '/') + 1);
+	if (!ret) {
+		scst_pr_sync_dir(dev);
+		pr_info("%s: pr_file_reset: SCST's %s moved to %s\n",
+			dev->name, path, bad);
+	} else if (ret != -ENOENT) {
+		pr_err("%s: pr_file_reset: cannot move %s to %s: error %d; the state stays unknown\n",
+		       dev->name, path, bad, ret);
+		rw->ret = ret;
+		return;
+	}
 	ret = scst_pr_path(dev, "", path, sizeof(path));
 	if (!ret)
 		ret = scst_pr_path(dev, ".bad", bad, sizeof(bad));
@@ -410,7 +576,9 @@ static void scst_pr_reset_workfn(struct work_struct *work)
  * @dev: the device
  *
  * devices/<dev>/pr_file_reset: the APTPL file that could not be read is
- * renamed <file>.bad (replacing an older one), and the device resumes
+ * renamed <file>.bad (replacing an older one), SCST's backup <file>.1 if
+ * there is one <file>.1.bad (else it would be imported at the next
+ * start, scst_pr_scst_import()), and the device resumes
  * with no registrations and no reservation. The file is never written
  * while the state is unknown, so this is the only way it changes.
  *

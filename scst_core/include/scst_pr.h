@@ -131,9 +131,12 @@
  * lines, numbers out of range or with leading zeroes, key 0, overlapping
  * registrants, a holder out of range or of the wrong kind, a missing
  * "end", text after it, a file over SCST_PR_FILE_MAX_LEN) and names the
- * line. SCST's own files (binary, with its own signature) are not read;
- * the core refuses them like any damaged file, leaving the state unknown
- * (fail closed) until the administrator resets it (Documentation/pr.md).
+ * line. SCST's own files (binary, with its own signature) are imported
+ * once, when the device starts (scst_pr_scst_file.c, the layout and what
+ * is refused described at its top): the core writes ours in their place
+ * and keeps SCST's as <device>.scst; one it cannot import leaves the
+ * state unknown (fail closed) until the administrator resets it
+ * (Documentation/pr.md, Documentation/migrating-from-scst.md).
  */
 #ifndef __SCST_PR_H
 #define __SCST_PR_H
@@ -334,8 +337,58 @@ struct scst_pr_file_err {
 	const char *reason;
 };
 
+/* Largest SCST APTPL file scst_pr_scst_file_parse() takes. */
+#define SCST_PR_SCST_FILE_MAX_LEN	65536
+
+/**
+ * struct scst_pr_scst_err - why scst_pr_scst_file_parse() refused a file
+ * @offset: the byte offset at fault
+ * @record: the registrant record, from 0; -1 for the header
+ * @reason: a static string saying what is wrong
+ * @fallback: SCST itself would refuse the file too (and try <file>.1)
+ */
+struct scst_pr_scst_err {
+	size_t offset;
+	int record;
+	const char *reason;
+	bool fallback;
+};
+
+/**
+ * enum scst_pr_scst_src - what a device starts from (scst_pr_scst_choose())
+ * @SCST_PR_SCST_NONE: no file: no registrations
+ * @SCST_PR_SCST_OURS: <device> is ours (or nothing SCST's): parse it with
+ *	scst_pr_file_parse()
+ * @SCST_PR_SCST_MAIN: imported from SCST's <device>
+ * @SCST_PR_SCST_BACKUP: imported from SCST's <device>.1
+ * @SCST_PR_SCST_REFUSED: SCST's files could not be imported
+ */
+enum scst_pr_scst_src {
+	SCST_PR_SCST_NONE,
+	SCST_PR_SCST_OURS,
+	SCST_PR_SCST_MAIN,
+	SCST_PR_SCST_BACKUP,
+	SCST_PR_SCST_REFUSED,
+};
+
+/**
+ * struct scst_pr_scst_choice - the decision of scst_pr_scst_choose()
+ * @src: what the device starts from
+ * @main_refused: <device> was tried and refused, @main_err says why
+ * @bak_refused: <device>.1 was tried and refused, @bak_err says why
+ * @main_err: see @main_refused
+ * @bak_err: see @bak_refused
+ */
+struct scst_pr_scst_choice {
+	enum scst_pr_scst_src src;
+	bool main_refused;
+	bool bak_refused;
+	struct scst_pr_scst_err main_err;
+	struct scst_pr_scst_err bak_err;
+};
+
 /* ---------------------------------------------------------------------- */
-/* Functions (kerneldoc in scst_pr.c and scst_pr_file.c)                  */
+/* Functions (kerneldoc in scst_pr.c, scst_pr_file.c, scst_pr_scst_file.c) */
 /* ---------------------------------------------------------------------- */
 
 int scst_pr_tid_parse(const u8 *buf, size_t len, struct scst_pr_tid *out);
@@ -387,5 +440,14 @@ int scst_pr_file_parse(const char *buf, size_t len, struct scst_pr_state *st,
 		       struct scst_pr_file_err *err);
 int scst_pr_state_show(const struct scst_pr_state *st, char *buf,
 		       size_t size);
+
+int scst_pr_scst_file_parse(const u8 *buf, size_t len,
+			    struct scst_pr_state *st,
+			    struct scst_pr_scst_err *err);
+void scst_pr_scst_choose(const u8 *main, size_t main_len, const u8 *bak,
+			 size_t bak_len, struct scst_pr_state *st,
+			 struct scst_pr_scst_choice *c);
+int scst_pr_scst_res_text(const struct scst_pr_state *st, char *buf,
+			  size_t size);
 
 #endif /* __SCST_PR_H */

@@ -322,6 +322,59 @@ for i, t in enumerate(x for x in c_strings(os.path.join(
     seed('pr_file', 'unit-%02d' % i, t)
 
 
+
+# ---- pr_scst_file: SCST's binary APTPL files (scst_pr_scst_file.c) ----
+def scst_hdr(aptpl, is_set, typ, scope=0):
+    return struct.pack('<QQ', 0xBBEEEEAAEEBBDD77, 1) + \
+        bytes([aptpl, is_set, typ, scope])
+
+
+def scst_rec(holder, tid, key, rel):
+    return bytes([holder]) + tid + be64(key) + struct.pack('<H', rel)
+
+
+def scst_fixed(b0, off, ident):
+    t = bytearray(24)
+    t[0] = b0
+    t[off:off + len(ident)] = ident
+    return bytes(t)
+
+
+def scst_iscsi(b0, s, addl=0):
+    raw = s.encode()
+    if not addl:
+        addl = (len(raw) + 1 + 3) & ~3
+    return bytes([b0, 0]) + be16(addl) + raw.ljust(addl, b'\0')
+
+
+SRP_ID = bytes.fromhex('fe800000000000000002c903000e8acd')
+# the worked example of scst_pr_scst_file.c's unit test (114 bytes)
+seed('pr_scst_file', 'example',
+     scst_hdr(1, 1, 5) + scst_rec(1, scst_fixed(4, 8, SRP_ID), 0xab, 1) +
+     scst_rec(0, scst_iscsi(0x45, 'iqn.2001-04.com.example:h2,i,0x23d000000'),
+              0xcd, 2))
+seed('pr_scst_file', 'fc-sbp-sas',
+     scst_hdr(1, 1, 3) +
+     scst_rec(0, scst_fixed(0, 8, bytes.fromhex('21000024ff123456')), 1, 1) +
+     scst_rec(0, scst_fixed(3, 8, bytes.fromhex('0011223344556677')), 2, 1) +
+     scst_rec(1, scst_fixed(6, 4, bytes.fromhex('5feede400000e050')), 3, 9))
+seed('pr_scst_file', 'ea-ar',
+     scst_hdr(1, 1, 8) + scst_rec(0, scst_iscsi(5, 'iqn.a'), 7, 1) +
+     scst_rec(0, scst_iscsi(0x45, 'iqn.a,i,0x1'), 8, 2))
+seed('pr_scst_file', 'no-reservation',
+     scst_hdr(1, 0, 0xff) + scst_rec(0, scst_iscsi(5, 'IQN.X', 6), 5, 3))
+seed('pr_scst_file', 'empty', scst_hdr(1, 0, 0xff))
+seed('pr_scst_file', 'unfinished',
+     bytes(8) + scst_hdr(1, 0, 0xff)[8:] +
+     scst_rec(0, scst_fixed(4, 8, SRP_ID), 1, 1))
+seed('pr_scst_file', 'isid-merge',
+     scst_hdr(1, 0, 0xff) +
+     scst_rec(0, scst_iscsi(0x45, 'iqn.h,i,0x1'), 1, 1) +
+     scst_rec(0, scst_iscsi(0x45, 'iqn.h,i,0x2'), 2, 1))
+seed('pr_scst_file', 'scst-2.0',
+     scst_hdr(1, 1, 1)[:16] + bytes([1, 1, 0]) +
+     scst_rec(1, scst_fixed(4, 8, SRP_ID), 1, 1))
+
 # ---- alua_stpg: groups, RTPG format and length, a CDB, an STPG list ----
 def alua(groups, fmt, alloc, cdb, plen, lst):
     g = bytes([len(groups)])
