@@ -285,4 +285,30 @@ int scst_sess_name_format(char *out, size_t size, const char *initiator,
 int scst_sess_name_pick(char *out, size_t size, const char *initiator,
 			bool (*used)(const char *name, void *ctx), void *ctx);
 
+/* ---------------------------------------------------------------------- */
+/* Target, group and device attributes (scst_tgt_attr.c)                  */
+/* ---------------------------------------------------------------------- */
+
+/* Longest targets/<drv>/<tgt>/comment, its trailing newline excluded. */
+#define SCST_COMMENT_MAX_LEN		256
+
+/*
+ * io_grouping_type of a target or group, with SCST's values: a number
+ * above 0 is an I/O group shared by every group that names it.
+ */
+#define SCST_IO_GROUPING_AUTO		0
+#define SCST_IO_GROUPING_THIS_GROUP_ONLY	(-1)
+#define SCST_IO_GROUPING_NEVER		(-2)
+/* Largest I/O group number (SCST takes any positive long). */
+#define SCST_IO_GROUPING_MAX		0x7fffffff
+
+int scst_comment_parse(const char *buf, size_t count, size_t *len);
+int scst_io_grouping_parse(const char *buf, size_t count, int *type);
+int scst_io_grouping_format(char *out, size_t size, int type);
+int scst_io_grouping_key(char *out, size_t size, int type,
+			 const char *initiator, const char *tgt,
+			 const char *group, const char *sess);
+int scst_tst_parse(const char *buf, size_t count, u8 *tst);
+int scst_bool01_parse(const char *buf, size_t count, bool *val);
+
 #endif /* __SCST_LOGIC_H */
