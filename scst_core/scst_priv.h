@@ -80,6 +80,7 @@ struct scst_acg {
 	struct list_head acg_dev_list;
 	struct list_head acn_list;
 	cpumask_t cpu_mask;
+	int io_grouping_type;		/* SCST_IO_GROUPING_*; scst_mutex */
 	struct kobject kobj;		/* ini_groups/<name> (not for default) */
 	struct kobject *luns_kobj;
 	struct kobject *initiators_kobj;
