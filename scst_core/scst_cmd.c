@@ -315,6 +315,7 @@ struct scst_cmd *scst_rx_cmd(struct scst_session *sess, const u8 *lun,
 	INIT_WORK(&cmd->work, scst_cmd_work_fn);
 	cmd->backlog_cpu = -1;
 	cmd->rx_jiffies = jiffies;
+	scst_lat_stamp(cmd, SCST_LAT_TS_RX);
 
 	spin_lock_irqsave(&sess->sess_lock, flags);
 	list_add_tail(&cmd->sess_entry, &sess->cmd_list);
@@ -711,6 +712,7 @@ void scst_cmd_exec_done(struct scst_cmd *cmd)
 {
 	if (!scst_exec_put(cmd))
 		return;	/* ->exec() has not returned yet; it goes on */
+	scst_lat_stamp(cmd, SCST_LAT_TS_DONE);
 	scst_dev_task_set_done(cmd);
 	cmd->state = SCST_CMD_STATE_XMIT_WAIT;
 	cmd->sess->tgt->tgtt->xmit_response(cmd);
@@ -751,6 +753,7 @@ void scst_do_exec(struct scst_cmd *cmd)
 	enum scst_exec_res res;
 	bool requeue;
 
+	scst_lat_stamp(cmd, SCST_LAT_TS_EXEC);
 	atomic_set(&cmd->exec_refs, 2);
 	if (cmd->dev->handler->exec_may_sleep)
 		cmd->may_block = true;
@@ -783,6 +786,7 @@ void scst_do_exec(struct scst_cmd *cmd)
 		}
 	}
 	if (scst_exec_put(cmd)) {
+		scst_lat_stamp(cmd, SCST_LAT_TS_DONE);
 		scst_dev_task_set_done(cmd);
 		cmd->state = SCST_CMD_STATE_XMIT_WAIT;
 		cmd->sess->tgt->tgtt->xmit_response(cmd);
@@ -931,6 +935,8 @@ void scst_free_cmd(struct scst_cmd *cmd)
 		cmd->dev->handler->on_free_cmd(cmd);
 
 	scst_sess_count_io(sess, cmd);
+	if (static_branch_unlikely(&scst_lat_key))
+		scst_lat_cmd_done(cmd);
 
 	spin_lock_irqsave(&sess->sess_lock, flags);
 	list_del(&cmd->sess_entry);

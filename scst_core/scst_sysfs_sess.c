@@ -409,6 +409,9 @@ int scst_sysfs_sess_add(struct scst_session *sess)
 		if (ret)
 			goto remove_link;
 	}
+	ret = scst_lat_sysfs_add(sess);
+	if (ret)
+		goto remove_link;
 	scst_sysfs_sess_sync_luns(sess);
 	return 0;
 
@@ -429,6 +432,7 @@ put:
 void scst_sysfs_sess_del(struct scst_session *sess)
 {
 	scst_sysfs_sess_del_luns(sess);
+	scst_lat_sysfs_del(sess);
 	sysfs_remove_link(&sess->kobj, "luns");
 	kobject_del(&sess->kobj);
 }
@@ -438,5 +442,6 @@ void scst_sysfs_sess_free(struct scst_session *sess)
 {
 	kobject_put(&sess->kobj);
 	wait_for_completion(&sess->kobj_released);
+	scst_lat_sess_free(sess);
 	kfree(sess);
 }

@@ -427,6 +427,9 @@ struct scst_session {
 	atomic64_t commands;
 	atomic64_t read_cmds, write_cmds, read_bytes, write_bytes;
 	atomic64_t bidi_cmds, bidi_bytes, none_cmds, unknown_cmds;
+	struct scst_lat_stats *lat_stats;	/* measure_latency; or NULL */
+	spinlock_t lat_lock;			/* lat_stats */
+	struct kobject *lat_kobj;		/* sessions/<sess>/latency */
 	struct scst_pr_nexus pr_nexus;		/* tid.len 0: none */
 	bool shutting_down;
 	bool close_requested;
@@ -523,6 +526,7 @@ struct scst_cmd {
 	int sg_cnt;
 	u32 resp_len;
 	bool dir_known;		/* the CDB decoded: data_direction is its */
+	u64 lat_ns[3];		/* measure_latency: rx, exec, exec done */
 	struct scatterlist *tgt_sg;
 	int tgt_sg_cnt;
 
