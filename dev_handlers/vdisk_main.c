@@ -209,6 +209,9 @@ static int vdisk_attach(struct scst_device *dev)
 	dev->read_only = vdev->read_only;
 	/* the back ends reorder as they like: SCST's default */
 	dev->queue_alg = SCST_QUEUE_ALG_UNRESTRICTED;
+	/* one task set per I_T nexus: SCST's vdisk default (DEF_TST) */
+	dev->tst = SCST_TST_PER_NEXUS;
+	dev->tst_default = SCST_TST_PER_NEXUS;
 	return 0;
 }
 

@@ -315,6 +315,7 @@ struct scst_cmd *scst_rx_cmd(struct scst_session *sess, const u8 *lun,
 	INIT_WORK(&cmd->work, scst_cmd_work_fn);
 	cmd->backlog_cpu = -1;
 	cmd->rx_jiffies = jiffies;
+	scst_lat_stamp(cmd, SCST_LAT_TS_RX);
 
 	spin_lock_irqsave(&sess->sess_lock, flags);
 	list_add_tail(&cmd->sess_entry, &sess->cmd_list);
@@ -427,6 +428,7 @@ int scst_cdb_parse(struct scst_cmd *cmd)
 			    dev ? dev->block_shift : 9, &info, &err))
 		goto bad;
 	cmd->data_direction = info.direction;
+	cmd->dir_known = true;
 	cmd->bufflen = info.bufflen;
 	cmd->lba = info.lba;
 	cmd->nblocks = info.nblocks;
@@ -507,6 +509,7 @@ static int scst_init_parse(struct scst_cmd *cmd)
 static void scst_init_unparse(struct scst_cmd *cmd)
 {
 	cmd->data_direction = SCST_DATA_NONE;
+	cmd->dir_known = false;
 	cmd->bufflen = 0;
 	cmd->cdb_bufflen = 0;
 	cmd->lba = 0;
@@ -709,6 +712,7 @@ void scst_cmd_exec_done(struct scst_cmd *cmd)
 {
 	if (!scst_exec_put(cmd))
 		return;	/* ->exec() has not returned yet; it goes on */
+	scst_lat_stamp(cmd, SCST_LAT_TS_DONE);
 	scst_dev_task_set_done(cmd);
 	cmd->state = SCST_CMD_STATE_XMIT_WAIT;
 	cmd->sess->tgt->tgtt->xmit_response(cmd);
@@ -749,6 +753,7 @@ void scst_do_exec(struct scst_cmd *cmd)
 	enum scst_exec_res res;
 	bool requeue;
 
+	scst_lat_stamp(cmd, SCST_LAT_TS_EXEC);
 	atomic_set(&cmd->exec_refs, 2);
 	if (cmd->dev->handler->exec_may_sleep)
 		cmd->may_block = true;
@@ -781,6 +786,7 @@ void scst_do_exec(struct scst_cmd *cmd)
 		}
 	}
 	if (scst_exec_put(cmd)) {
+		scst_lat_stamp(cmd, SCST_LAT_TS_DONE);
 		scst_dev_task_set_done(cmd);
 		cmd->state = SCST_CMD_STATE_XMIT_WAIT;
 		cmd->sess->tgt->tgtt->xmit_response(cmd);
@@ -873,6 +879,45 @@ void scst_process_cmd(struct scst_cmd *cmd)
 }
 
 /*
+ * SCST's per-session I/O counters (sessions/<sess>/..._cmd_count,
+ * ..._io_count_kb): every command that ends counts once, by the direction
+ * its CDB decoded to, "unknown" when it ended before that (no LUN, an
+ * unsupported opcode, a unit attention); the bytes are those moved by a
+ * command that ended GOOD.
+ */
+static void scst_sess_count_io(struct scst_session *sess,
+			       const struct scst_cmd *cmd)
+{
+	bool good = cmd->status == SCST_STATUS_GOOD;
+
+	if (!cmd->dir_known) {
+		atomic64_inc(&sess->unknown_cmds);
+		return;
+	}
+	switch (cmd->data_direction) {
+	case SCST_DATA_READ:
+		atomic64_inc(&sess->read_cmds);
+		if (good)
+			atomic64_add(cmd->resp_len, &sess->read_bytes);
+		break;
+	case SCST_DATA_WRITE:
+		atomic64_inc(&sess->write_cmds);
+		if (good)
+			atomic64_add(cmd->bufflen, &sess->write_bytes);
+		break;
+	case SCST_DATA_BIDI:
+		atomic64_inc(&sess->bidi_cmds);
+		if (good)
+			atomic64_add((u64)cmd->bufflen + cmd->resp_len,
+				     &sess->bidi_bytes);
+		break;
+	default:
+		atomic64_inc(&sess->none_cmds);
+		break;
+	}
+}
+
+/*
  * The session may be freed as soon as its active_cmds reaches 0
  * (scst_abort_sess_cmds_and_wait() at unregistration): that decrement is
  * the last access to it. A command without a LUN holds no nexus
@@ -889,15 +934,9 @@ void scst_free_cmd(struct scst_cmd *cmd)
 	if (cmd->dev && cmd->dev->handler->on_free_cmd)
 		cmd->dev->handler->on_free_cmd(cmd);
 
-	if (cmd->status == SCST_STATUS_GOOD) {
-		if (cmd->data_direction == SCST_DATA_READ) {
-			atomic64_inc(&sess->read_cmds);
-			atomic64_add(cmd->resp_len, &sess->read_bytes);
-		} else if (cmd->data_direction == SCST_DATA_WRITE) {
-			atomic64_inc(&sess->write_cmds);
-			atomic64_add(cmd->bufflen, &sess->write_bytes);
-		}
-	}
+	scst_sess_count_io(sess, cmd);
+	if (static_branch_unlikely(&scst_lat_key))
+		scst_lat_cmd_done(cmd);
 
 	spin_lock_irqsave(&sess->sess_lock, flags);
 	list_del(&cmd->sess_entry);

@@ -42,6 +42,8 @@
 #include <linux/kobject.h>
 #include <linux/rcupdate.h>
 #include <linux/kthread.h>
+#include <linux/jump_label.h>
+#include <linux/timekeeping.h>
 #include <scsi/scsi_proto.h>
 
 #include <scst.h>
@@ -80,6 +82,7 @@ struct scst_acg {
 	struct list_head acg_dev_list;
 	struct list_head acn_list;
 	cpumask_t cpu_mask;
+	int io_grouping_type;		/* SCST_IO_GROUPING_*; scst_mutex */
 	struct kobject kobj;		/* ini_groups/<name> (not for default) */
 	struct kobject *luns_kobj;
 	struct kobject *initiators_kobj;
@@ -310,6 +313,28 @@ int scst_sysfs_acg_dev_relink(struct scst_acg_dev *acg_dev);
 int scst_sysfs_acn_add(struct scst_acg *acg, struct scst_acn *acn);
 void scst_sysfs_acn_del(struct scst_acg *acg, struct scst_acn *acn);
 int scst_sysfs_sess_add(struct scst_session *sess);
+
+/* measure_latency (scst_latency.c) */
+DECLARE_STATIC_KEY_FALSE(scst_lat_key);
+enum { SCST_LAT_TS_RX, SCST_LAT_TS_EXEC, SCST_LAT_TS_DONE };
+
+/*
+ * Stamp a point of @cmd's life while measure_latency is 1; with it 0
+ * this is one patched-out jump (a static key), nothing else.
+ */
+static inline void scst_lat_stamp(struct scst_cmd *cmd, int point)
+{
+	if (static_branch_unlikely(&scst_lat_key) && !cmd->lat_ns[point])
+		cmd->lat_ns[point] = ktime_get_ns();
+}
+
+void scst_lat_cmd_done(struct scst_cmd *cmd);
+int scst_lat_set(bool on);
+bool scst_lat_on(void);
+void scst_lat_sess_init(struct scst_session *sess);
+int scst_lat_sysfs_add(struct scst_session *sess);
+void scst_lat_sysfs_del(struct scst_session *sess);
+void scst_lat_sess_free(struct scst_session *sess);
 void scst_sysfs_sess_del(struct scst_session *sess);
 void scst_sysfs_sess_free(struct scst_session *sess);
 void scst_sysfs_sess_update_luns_link(struct scst_session *sess);

@@ -328,6 +328,40 @@ static ssize_t scst_dev_max_transfer_kb_store(struct kobject *kobj,
 	return count;
 }
 
+/*
+ * tst: the control mode page's TST (SPC-4 7.5.8), which also decides the
+ * reach of CLEAR TASK SET (scst_tmf_reach()): 0 one task set shared by
+ * every I_T nexus, 1 one per I_T nexus. The handler's default
+ * (vdisk: 1, as SCST's DEF_TST) has no "[key]" line. Commands already
+ * in the task set are not moved; the next MODE SENSE and TMF see it.
+ */
+static ssize_t scst_dev_tst_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	u8 tst = READ_ONCE(dev->tst);
+
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%u\n", tst),
+				   tst != dev->tst_default);
+}
+
+static ssize_t scst_dev_tst_store(struct kobject *kobj,
+				  struct kobj_attribute *attr,
+				  const char *buf, size_t count)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	u8 tst;
+
+	if (scst_tst_parse(buf, count, &tst)) {
+		pr_err("%s: tst '%.*s': expected 0 (one task set) or 1 (one per I_T nexus)\n",
+		       dev->name, (int)min_t(size_t, strcspn(buf, "\n"), 32),
+		       buf);
+		return -EINVAL;
+	}
+	WRITE_ONCE(dev->tst, tst);
+	return count;
+}
+
 static ssize_t scst_dev_thread_pids_show(struct kobject *kobj,
 					 struct kobj_attribute *attr, char *buf)
 {
@@ -383,6 +417,8 @@ static struct kobj_attribute scst_dev_thread_pids_attr =
 static struct kobj_attribute scst_dev_max_transfer_kb_attr =
 	__ATTR(max_transfer_kb, 0644, scst_dev_max_transfer_kb_show,
 	       scst_dev_max_transfer_kb_store);
+static struct kobj_attribute scst_dev_tst_attr =
+	__ATTR(tst, 0644, scst_dev_tst_show, scst_dev_tst_store);
 
 static struct attribute *scst_dev_attrs[] = {
 	&scst_dev_type_attr.attr,
@@ -390,6 +426,7 @@ static struct attribute *scst_dev_attrs[] = {
 	&scst_dev_threads_pool_type_attr.attr,
 	&scst_dev_thread_pids_attr.attr,
 	&scst_dev_max_transfer_kb_attr.attr,
+	&scst_dev_tst_attr.attr,
 	&scst_dev_pr_state_attr.attr,
 	&scst_dev_pr_file_reset_attr.attr,
 	NULL,

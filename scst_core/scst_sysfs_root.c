@@ -181,7 +181,44 @@ static ssize_t cpu_stats_show(struct kobject *kobj,
 	return scst_dispatch_stats_show(buf);
 }
 
+/*
+ * measure_latency (SCST's): 1 times every command's stages into its
+ * session's latency/ files (scst_latency.c); 0, the default, costs the
+ * command path nothing but a patched-out jump. SCST shows it without a
+ * "[key]" line: scstadmin does not save it.
+ */
+static ssize_t measure_latency_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", scst_lat_on());
+}
+
+static ssize_t measure_latency_store(struct kobject *kobj,
+				     struct kobj_attribute *attr,
+				     const char *buf, size_t count)
+{
+	bool on;
+	int ret;
+
+	if (scst_bool01_parse(buf, count, &on)) {
+		pr_err("measure_latency: '%.*s' is not 0 or 1\n",
+		       (int)min_t(size_t, strcspn(buf, "\n"), 32), buf);
+		return -EINVAL;
+	}
+	if (!mutex_trylock(&scst_mutex))
+		return restart_syscall();	/* as the mgmt files */
+	ret = scst_lat_set(on);
+	mutex_unlock(&scst_mutex);
+	if (ret) {
+		pr_err("measure_latency: no memory for the sessions' statistics\n");
+		return ret;
+	}
+	return count;
+}
+
 static struct kobj_attribute scst_version_attr = __ATTR_RO(version);
+static struct kobj_attribute scst_measure_latency_attr =
+	__ATTR_RW(measure_latency);
 static struct kobj_attribute scst_last_res_attr =
 	__ATTR_RO(last_sysfs_mgmt_res);
 static struct kobj_attribute scst_setup_id_attr = __ATTR_RW(setup_id);
@@ -194,6 +231,7 @@ static struct attribute *scst_root_attrs[] = {
 	&scst_setup_id_attr.attr,
 	&scst_threads_attr.attr,
 	&scst_cpu_stats_attr.attr,
+	&scst_measure_latency_attr.attr,
 	NULL,
 };
 

@@ -218,12 +218,74 @@ static struct kobj_attribute scst_sess_##fname##_attr =		\
 
 SCST_SESS_COUNTER_ATTR(active_commands, atomic_read(&sess->active_cmds));
 SCST_SESS_COUNTER_ATTR(commands, atomic64_read(&sess->commands));
-SCST_SESS_COUNTER_ATTR(read_cmd_count, atomic64_read(&sess->read_cmds));
-SCST_SESS_COUNTER_ATTR(write_cmd_count, atomic64_read(&sess->write_cmds));
-SCST_SESS_COUNTER_ATTR(read_io_count_kb,
-		       atomic64_read(&sess->read_bytes) >> 10);
-SCST_SESS_COUNTER_ATTR(write_io_count_kb,
-		       atomic64_read(&sess->write_bytes) >> 10);
+
+/*
+ * SCST's I/O counters of a session (scst_sess_count_io() counts): a
+ * write of anything to one of a direction's files zeroes that
+ * direction's command count and bytes, as SCST's do.
+ */
+static void scst_sess_io_reset(struct scst_session *sess,
+			       enum scst_data_direction dir, bool unknown)
+{
+	if (unknown) {
+		atomic64_set(&sess->unknown_cmds, 0);
+		return;
+	}
+	switch (dir) {
+	case SCST_DATA_READ:
+		atomic64_set(&sess->read_cmds, 0);
+		atomic64_set(&sess->read_bytes, 0);
+		break;
+	case SCST_DATA_WRITE:
+		atomic64_set(&sess->write_cmds, 0);
+		atomic64_set(&sess->write_bytes, 0);
+		break;
+	case SCST_DATA_BIDI:
+		atomic64_set(&sess->bidi_cmds, 0);
+		atomic64_set(&sess->bidi_bytes, 0);
+		break;
+	default:
+		atomic64_set(&sess->none_cmds, 0);
+		break;
+	}
+}
+
+#define SCST_SESS_IO_ATTR(fname, expr, dir, unknown)			\
+static ssize_t scst_sess_##fname##_show(struct kobject *kobj,		\
+					struct kobj_attribute *attr,	\
+					char *buf)			\
+{									\
+	struct scst_session *sess = scst_kobj_to_sess(kobj);		\
+									\
+	return sysfs_emit(buf, "%lld\n", (long long)(expr));		\
+}									\
+static ssize_t scst_sess_##fname##_store(struct kobject *kobj,		\
+					 struct kobj_attribute *attr,	\
+					 const char *buf, size_t count)	\
+{									\
+	scst_sess_io_reset(scst_kobj_to_sess(kobj), (dir), (unknown));	\
+	return count;							\
+}									\
+static struct kobj_attribute scst_sess_##fname##_attr =		\
+	__ATTR(fname, 0644, scst_sess_##fname##_show,			\
+	       scst_sess_##fname##_store)
+
+SCST_SESS_IO_ATTR(read_cmd_count, atomic64_read(&sess->read_cmds),
+		  SCST_DATA_READ, false);
+SCST_SESS_IO_ATTR(read_io_count_kb, atomic64_read(&sess->read_bytes) >> 10,
+		  SCST_DATA_READ, false);
+SCST_SESS_IO_ATTR(write_cmd_count, atomic64_read(&sess->write_cmds),
+		  SCST_DATA_WRITE, false);
+SCST_SESS_IO_ATTR(write_io_count_kb, atomic64_read(&sess->write_bytes) >> 10,
+		  SCST_DATA_WRITE, false);
+SCST_SESS_IO_ATTR(bidi_cmd_count, atomic64_read(&sess->bidi_cmds),
+		  SCST_DATA_BIDI, false);
+SCST_SESS_IO_ATTR(bidi_io_count_kb, atomic64_read(&sess->bidi_bytes) >> 10,
+		  SCST_DATA_BIDI, false);
+SCST_SESS_IO_ATTR(none_cmd_count, atomic64_read(&sess->none_cmds),
+		  SCST_DATA_NONE, false);
+SCST_SESS_IO_ATTR(unknown_cmd_count, atomic64_read(&sess->unknown_cmds),
+		  SCST_DATA_NONE, true);
 
 /*
  * oldest_command_ms: how long the oldest command of the session has been
@@ -305,6 +367,10 @@ static struct attribute *scst_sess_attrs[] = {
 	&scst_sess_write_cmd_count_attr.attr,
 	&scst_sess_read_io_count_kb_attr.attr,
 	&scst_sess_write_io_count_kb_attr.attr,
+	&scst_sess_bidi_cmd_count_attr.attr,
+	&scst_sess_bidi_io_count_kb_attr.attr,
+	&scst_sess_none_cmd_count_attr.attr,
+	&scst_sess_unknown_cmd_count_attr.attr,
 	&scst_sess_force_close_attr.attr,
 	NULL,
 };
@@ -343,6 +409,9 @@ int scst_sysfs_sess_add(struct scst_session *sess)
 		if (ret)
 			goto remove_link;
 	}
+	ret = scst_lat_sysfs_add(sess);
+	if (ret)
+		goto remove_link;
 	scst_sysfs_sess_sync_luns(sess);
 	return 0;
 
@@ -363,6 +432,7 @@ put:
 void scst_sysfs_sess_del(struct scst_session *sess)
 {
 	scst_sysfs_sess_del_luns(sess);
+	scst_lat_sysfs_del(sess);
 	sysfs_remove_link(&sess->kobj, "luns");
 	kobject_del(&sess->kobj);
 }
@@ -372,5 +442,6 @@ void scst_sysfs_sess_free(struct scst_session *sess)
 {
 	kobject_put(&sess->kobj);
 	wait_for_completion(&sess->kobj_released);
+	scst_lat_sess_free(sess);
 	kfree(sess);
 }

@@ -3,7 +3,9 @@
  * scst_sysfs_tgt.c - targets/ in the management tree:
  *
  *   targets/<drv>/mgmt                      driver commands (add_target...)
- *   targets/<drv>/<tgt>/enabled, rel_tgt_id, cpu_mask
+ *   targets/<drv>/<tgt>/enabled, rel_tgt_id, cpu_mask, comment,
+ *                       aen_disabled, io_grouping_type, SCST's I/O
+ *                       counters (sums of the sessions')
  *   targets/<drv>/<tgt>/luns/mgmt           add DEV LUN [read_only=1] |
  *                                           del LUN | replace DEV LUN | clear
  *   targets/<drv>/<tgt>/luns/<lun>/device   link to devices/<dev>
@@ -693,8 +695,128 @@ static ssize_t scst_acg_cpu_mask_store(struct kobject *kobj,
 static struct kobj_attribute scst_acg_cpu_mask_attr =
 	__ATTR(cpu_mask, 0644, scst_acg_cpu_mask_show, scst_acg_cpu_mask_store);
 
+/*
+ * io_grouping_type of a group (or, through the target's file, of its own
+ * LUNs): which nexuses share a per-initiator thread pool of a device,
+ * scst_io_grouping_key(). auto, the default, has no "[key]" line.
+ */
+static ssize_t scst_io_grouping_show(struct scst_acg *acg, char *buf)
+{
+	int type = READ_ONCE(acg->io_grouping_type);
+	char v[24];
+
+	scst_io_grouping_format(v, sizeof(v), type);
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%s", v),
+				   type != SCST_IO_GROUPING_AUTO);
+}
+
+static ssize_t scst_io_grouping_store(struct scst_acg *acg, const char *buf,
+				      size_t count)
+{
+	int type;
+
+	if (scst_io_grouping_parse(buf, count, &type)) {
+		pr_err("%s%s%s: io_grouping_type '%.*s': expected auto, this_group_only, never or a group number 1-%d\n",
+		       acg->tgt->name, acg->is_default ? "" : "/",
+		       acg->is_default ? "" : acg->name,
+		       (int)min_t(size_t, strcspn(buf, "\n"), 32), buf,
+		       SCST_IO_GROUPING_MAX);
+		return -EINVAL;
+	}
+	WRITE_ONCE(acg->io_grouping_type, type);
+	return count;
+}
+
+static ssize_t scst_acg_io_grouping_type_show(struct kobject *kobj,
+					      struct kobj_attribute *attr,
+					      char *buf)
+{
+	return scst_io_grouping_show(scst_kobj_to_acg(kobj), buf);
+}
+
+static ssize_t scst_acg_io_grouping_type_store(struct kobject *kobj,
+					       struct kobj_attribute *attr,
+					       const char *buf, size_t count)
+{
+	return scst_io_grouping_store(scst_kobj_to_acg(kobj), buf, count);
+}
+
+static struct kobj_attribute scst_acg_io_grouping_type_attr =
+	__ATTR(io_grouping_type, 0644, scst_acg_io_grouping_type_show,
+	       scst_acg_io_grouping_type_store);
+
+/*
+ * SCST attributes of targets and groups whose other values we do not
+ * implement: each shows SCST's default, which is what we do, and refuses
+ * any other value with -EINVAL and a line saying why, so that a
+ * configuration that relies on one fails by name instead of running
+ * without it.
+ */
+struct scst_fixed_attr {
+	const char *name;
+	const char *value;	/* SCST's default, the only one accepted */
+	const char *why;
+};
+
+static const struct scst_fixed_attr scst_fixed_attrs[] = {
+	{ "addr_method", "PERIPHERAL",
+	  "LUNs are addressed peripheral below 256, flat above (SAM-5 4.7)" },
+	{ "black_hole", "0",
+	  "discarding an initiator's commands is not implemented" },
+	{ "forward_src", "0", "command forwarding is not implemented" },
+	{ "forward_dst", "0", "command forwarding is not implemented" },
+	{ "forwarding", "0", "command forwarding is not implemented" },
+};
+
+static const struct scst_fixed_attr *scst_fixed_attr_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(scst_fixed_attrs); i++)
+		if (!strcmp(scst_fixed_attrs[i].name, name))
+			return &scst_fixed_attrs[i];
+	return NULL;
+}
+
+static ssize_t scst_fixed_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	const struct scst_fixed_attr *f = scst_fixed_attr_of(attr->attr.name);
+
+	return sysfs_emit(buf, "%s\n", f ? f->value : "");
+}
+
+static ssize_t scst_fixed_store(struct kobject *kobj,
+				struct kobj_attribute *attr, const char *buf,
+				size_t count)
+{
+	const struct scst_fixed_attr *f = scst_fixed_attr_of(attr->attr.name);
+	size_t n = strcspn(buf, "\n");
+
+	/* SCST compares addr_method without regard to case */
+	if (f && n == strlen(f->value) && !strncasecmp(buf, f->value, n) &&
+	    n + (buf[n] == '\n') == count)
+		return count;
+	pr_err("%s: '%.*s' refused: %s (only %s)\n", attr->attr.name,
+	       (int)min_t(size_t, n, 32), buf, f ? f->why : "unknown",
+	       f ? f->value : "");
+	return -EINVAL;
+}
+
+#define SCST_FIXED_ATTR(_name)					\
+	static struct kobj_attribute scst_fixed_##_name##_attr =	\
+		__ATTR(_name, 0644, scst_fixed_show, scst_fixed_store)
+SCST_FIXED_ATTR(addr_method);
+SCST_FIXED_ATTR(black_hole);
+SCST_FIXED_ATTR(forward_src);
+SCST_FIXED_ATTR(forward_dst);
+SCST_FIXED_ATTR(forwarding);
+
 static struct attribute *scst_acg_attrs[] = {
 	&scst_acg_cpu_mask_attr.attr,
+	&scst_acg_io_grouping_type_attr.attr,
+	&scst_fixed_addr_method_attr.attr,
+	&scst_fixed_black_hole_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(scst_acg);
@@ -878,10 +1000,197 @@ static struct kobj_attribute scst_tgt_rel_tgt_id_attr =
 static struct kobj_attribute scst_tgt_cpu_mask_attr =
 	__ATTR(cpu_mask, 0644, scst_tgt_cpu_mask_show, scst_tgt_cpu_mask_store);
 
+/*
+ * comment: free text for the administrator, kept and shown as written
+ * (one line, at most SCST_COMMENT_MAX_LEN bytes); empty without one (no
+ * "[key]" line then), as in SCST; an empty write clears it.
+ */
+static ssize_t scst_tgt_comment_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	struct scst_tgt *tgt = scst_kobj_to_tgt(kobj);
+	ssize_t n = 0;
+
+	if (!mutex_trylock(&scst_mutex))
+		return restart_syscall();	/* see scst_locked_mgmt() */
+	if (tgt->comment)
+		n = scst_sysfs_emit_key(buf, sysfs_emit(buf, "%s\n",
+							tgt->comment), true);
+	mutex_unlock(&scst_mutex);
+	return n;
+}
+
+static ssize_t scst_tgt_comment_store(struct kobject *kobj,
+				      struct kobj_attribute *attr,
+				      const char *buf, size_t count)
+{
+	struct scst_tgt *tgt = scst_kobj_to_tgt(kobj);
+	char *c = NULL, *old;
+	size_t len;
+
+	if (scst_comment_parse(buf, count, &len)) {
+		pr_err("%s: comment refused: one line of at most %d printable bytes\n",
+		       tgt->name, SCST_COMMENT_MAX_LEN);
+		return -EINVAL;
+	}
+	if (len) {
+		c = kmemdup_nul(buf, len, GFP_KERNEL);
+		if (!c)
+			return -ENOMEM;
+	}
+	if (!mutex_trylock(&scst_mutex)) {
+		kfree(c);
+		return restart_syscall();
+	}
+	old = tgt->comment;
+	tgt->comment = c;
+	mutex_unlock(&scst_mutex);
+	kfree(old);
+	return count;
+}
+
+/*
+ * aen_disabled (SCST's): no asynchronous event notification for this
+ * target. Our drivers send none (srpt could send SRP_AER_REQ, SRP r16a
+ * 6.12, but does not; scst_local has no AEN path), so every event
+ * reaches the initiator as a unit attention whatever the value; a driver
+ * that adds AENs must test tgt->aen_disabled first.
+ */
+static ssize_t scst_tgt_aen_disabled_show(struct kobject *kobj,
+					  struct kobj_attribute *attr,
+					  char *buf)
+{
+	bool v = READ_ONCE(scst_kobj_to_tgt(kobj)->aen_disabled);
+
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%d\n", v), v);
+}
+
+static ssize_t scst_tgt_aen_disabled_store(struct kobject *kobj,
+					   struct kobj_attribute *attr,
+					   const char *buf, size_t count)
+{
+	struct scst_tgt *tgt = scst_kobj_to_tgt(kobj);
+	bool v;
+
+	if (scst_bool01_parse(buf, count, &v)) {
+		pr_err("%s: aen_disabled '%.*s': expected 0 or 1\n", tgt->name,
+		       (int)min_t(size_t, strcspn(buf, "\n"), 32), buf);
+		return -EINVAL;
+	}
+	WRITE_ONCE(tgt->aen_disabled, v);
+	return count;
+}
+
+static ssize_t scst_tgt_io_grouping_type_show(struct kobject *kobj,
+					      struct kobj_attribute *attr,
+					      char *buf)
+{
+	return scst_io_grouping_show(scst_kobj_to_tgt(kobj)->default_acg, buf);
+}
+
+static ssize_t scst_tgt_io_grouping_type_store(struct kobject *kobj,
+					       struct kobj_attribute *attr,
+					       const char *buf, size_t count)
+{
+	return scst_io_grouping_store(scst_kobj_to_tgt(kobj)->default_acg, buf,
+				      count);
+}
+
+/*
+ * SCST's per-target I/O counters: the sums of its sessions' (sessions
+ * that ended take theirs with them, as in SCST); read-only, reset through
+ * the sessions' files.
+ */
+enum scst_io_stat {
+	SCST_STAT_READ_CMDS, SCST_STAT_READ_KB, SCST_STAT_WRITE_CMDS,
+	SCST_STAT_WRITE_KB, SCST_STAT_BIDI_CMDS, SCST_STAT_BIDI_KB,
+	SCST_STAT_NONE_CMDS, SCST_STAT_UNKNOWN_CMDS,
+};
+
+static u64 scst_sess_io_stat(struct scst_session *sess, int stat)
+{
+	switch (stat) {
+	case SCST_STAT_READ_CMDS:
+		return atomic64_read(&sess->read_cmds);
+	case SCST_STAT_READ_KB:
+		return atomic64_read(&sess->read_bytes) >> 10;
+	case SCST_STAT_WRITE_CMDS:
+		return atomic64_read(&sess->write_cmds);
+	case SCST_STAT_WRITE_KB:
+		return atomic64_read(&sess->write_bytes) >> 10;
+	case SCST_STAT_BIDI_CMDS:
+		return atomic64_read(&sess->bidi_cmds);
+	case SCST_STAT_BIDI_KB:
+		return atomic64_read(&sess->bidi_bytes) >> 10;
+	case SCST_STAT_NONE_CMDS:
+		return atomic64_read(&sess->none_cmds);
+	default:
+		return atomic64_read(&sess->unknown_cmds);
+	}
+}
+
+static ssize_t scst_tgt_io_stat_show(struct scst_tgt *tgt, int stat,
+				     char *buf)
+{
+	struct scst_session *sess;
+	u64 sum = 0;
+
+	if (!mutex_trylock(&scst_mutex))
+		return restart_syscall();
+	list_for_each_entry(sess, &tgt->sess_list, tgt_entry)
+		sum += scst_sess_io_stat(sess, stat);
+	mutex_unlock(&scst_mutex);
+	return sysfs_emit(buf, "%llu\n", sum);
+}
+
+#define SCST_TGT_STAT_ATTR(_name, _stat)				\
+static ssize_t scst_tgt_##_name##_show(struct kobject *kobj,		\
+				       struct kobj_attribute *attr,	\
+				       char *buf)			\
+{									\
+	return scst_tgt_io_stat_show(scst_kobj_to_tgt(kobj), _stat, buf); \
+}									\
+static struct kobj_attribute scst_tgt_##_name##_attr =			\
+	__ATTR(_name, 0444, scst_tgt_##_name##_show, NULL)
+
+SCST_TGT_STAT_ATTR(read_cmd_count, SCST_STAT_READ_CMDS);
+SCST_TGT_STAT_ATTR(read_io_count_kb, SCST_STAT_READ_KB);
+SCST_TGT_STAT_ATTR(write_cmd_count, SCST_STAT_WRITE_CMDS);
+SCST_TGT_STAT_ATTR(write_io_count_kb, SCST_STAT_WRITE_KB);
+SCST_TGT_STAT_ATTR(bidi_cmd_count, SCST_STAT_BIDI_CMDS);
+SCST_TGT_STAT_ATTR(bidi_io_count_kb, SCST_STAT_BIDI_KB);
+SCST_TGT_STAT_ATTR(none_cmd_count, SCST_STAT_NONE_CMDS);
+SCST_TGT_STAT_ATTR(unknown_cmd_count, SCST_STAT_UNKNOWN_CMDS);
+
+static struct kobj_attribute scst_tgt_comment_attr =
+	__ATTR(comment, 0644, scst_tgt_comment_show, scst_tgt_comment_store);
+static struct kobj_attribute scst_tgt_aen_disabled_attr =
+	__ATTR(aen_disabled, 0644, scst_tgt_aen_disabled_show,
+	       scst_tgt_aen_disabled_store);
+static struct kobj_attribute scst_tgt_io_grouping_type_attr =
+	__ATTR(io_grouping_type, 0644, scst_tgt_io_grouping_type_show,
+	       scst_tgt_io_grouping_type_store);
+
 static struct attribute *scst_tgt_attrs[] = {
 	&scst_tgt_enabled_attr.attr,
 	&scst_tgt_rel_tgt_id_attr.attr,
 	&scst_tgt_cpu_mask_attr.attr,
+	&scst_tgt_comment_attr.attr,
+	&scst_tgt_aen_disabled_attr.attr,
+	&scst_tgt_io_grouping_type_attr.attr,
+	&scst_fixed_addr_method_attr.attr,
+	&scst_fixed_black_hole_attr.attr,
+	&scst_fixed_forward_src_attr.attr,
+	&scst_fixed_forward_dst_attr.attr,
+	&scst_fixed_forwarding_attr.attr,
+	&scst_tgt_read_cmd_count_attr.attr,
+	&scst_tgt_read_io_count_kb_attr.attr,
+	&scst_tgt_write_cmd_count_attr.attr,
+	&scst_tgt_write_io_count_kb_attr.attr,
+	&scst_tgt_bidi_cmd_count_attr.attr,
+	&scst_tgt_bidi_io_count_kb_attr.attr,
+	&scst_tgt_none_cmd_count_attr.attr,
+	&scst_tgt_unknown_cmd_count_attr.attr,
 	NULL,
 };
 
@@ -970,5 +1279,6 @@ void scst_sysfs_tgt_del(struct scst_tgt *tgt)
 	kobject_del(&tgt->kobj);
 	kobject_put(&tgt->kobj);
 	wait_for_completion(&tgt->kobj_released);
+	kfree(tgt->comment);
 	kfree(tgt);
 }

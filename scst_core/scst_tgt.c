@@ -970,6 +970,7 @@ struct scst_session *scst_register_session(struct scst_tgt *tgt,
 	strscpy(sess->initiator_name, initiator_name,
 		sizeof(sess->initiator_name));
 	spin_lock_init(&sess->sess_lock);
+	scst_lat_sess_init(sess);
 	INIT_LIST_HEAD(&sess->cmd_list);
 	init_completion(&sess->kobj_released);
 	scst_pr_sess_init(sess);
@@ -1011,6 +1012,7 @@ free_map:
 unlock:
 	mutex_unlock(&scst_mutex);
 	scst_sess_wait_tgt_devs(sess);
+	scst_lat_sess_free(sess);
 	kfree(sess);
 	return ERR_PTR(ret);
 }

@@ -16,6 +16,12 @@
  * so a login loop with ever new names cannot exhaust kernel threads.
  * Per-initiator threads run on the CPUs of the sessions' cpu_mask: each
  * session's group's mask and its target's together.
+ *
+ * "Initiator" is SCST's io_grouping_type auto, the default; the group a
+ * session matched may say otherwise (this_group_only: one pool for the
+ * group; never: one per session; a number: one for every group with that
+ * number), see scst_io_grouping_key(). A change applies to the nexuses
+ * made afterwards (new sessions, LUNs added); the pools in use stay.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -287,6 +293,7 @@ int scst_tgt_dev_start_threads(struct scst_tgt_dev *tgt_dev,
 	struct scst_device *dev = tgt_dev->dev;
 	struct scst_ini_pool *pool;
 	cpumask_t *mask;
+	char *key;
 	int ret = 0;
 
 	tgt_dev->threads = &dev->threads;
@@ -295,9 +302,24 @@ int scst_tgt_dev_start_threads(struct scst_tgt_dev *tgt_dev,
 		return 0;
 
 	mask = kmalloc(sizeof(*mask), GFP_KERNEL);
-	if (!mask)
+	key = kmalloc(SCST_MAX_NAME, GFP_KERNEL);
+	if (!mask || !key) {
+		kfree(mask);
+		kfree(key);
 		return -ENOMEM;
+	}
 	scst_sess_cpu_mask(sess, acg, mask);
+	/*
+	 * The pool is the one of the nexus's I/O group (io_grouping_type of
+	 * the group the session matched, scst_io_grouping_key()); a key too
+	 * long for a pool name falls back to auto, the initiator name.
+	 */
+	if (scst_io_grouping_key(key, SCST_MAX_NAME,
+				 READ_ONCE(acg->io_grouping_type),
+				 sess->initiator_name, sess->tgt->name,
+				 acg->is_default ? "" : acg->name,
+				 sess->sess_name))
+		strscpy(key, sess->initiator_name, SCST_MAX_NAME);
 
 	/*
 	 * The pool type is read, and the nexus counted as a user of the pool
@@ -311,7 +333,7 @@ int scst_tgt_dev_start_threads(struct scst_tgt_dev *tgt_dev,
 		dev->threads_users++;
 		goto unlock;
 	}
-	pool = scst_find_ini_pool(dev, sess->initiator_name);
+	pool = scst_find_ini_pool(dev, key);
 	if (pool) {
 		/* its threads may run where any of its sessions may */
 		cpumask_or(&pool->cpu_mask, &pool->cpu_mask, mask);
@@ -327,8 +349,7 @@ int scst_tgt_dev_start_threads(struct scst_tgt_dev *tgt_dev,
 		ret = -ENOMEM;
 		goto unlock;
 	}
-	strscpy(pool->initiator_name, sess->initiator_name,
-		sizeof(pool->initiator_name));
+	strscpy(pool->initiator_name, key, sizeof(pool->initiator_name));
 	cpumask_copy(&pool->cpu_mask, mask);
 	scst_threads_init(&pool->threads);
 	ret = scst_threads_start(&pool->threads, dev->threads_num, dev->name,
@@ -345,6 +366,7 @@ use:
 	tgt_dev->threads = &pool->threads;
 unlock:
 	mutex_unlock(&dev->dev_mutex);
+	kfree(key);
 	kfree(mask);
 	return ret;
 }

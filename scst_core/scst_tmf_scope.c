@@ -4,11 +4,12 @@
  * the other I_T nexuses learn of it. scst_tm.c walks the sessions and
  * waits; these rules decide.
  *
- * Our control mode page reports TST 000b (one task set per logical unit,
- * shared by every I_T nexus), TAS 0 and QErr 00b: commands aborted for
- * another nexus end without a response of their own (SAM-5 5.6), their
- * initiators learn of it from a unit attention, and a CHECK CONDITION
- * aborts nothing else.
+ * Our control mode page reports the device's TST (devices/<dev>/tst:
+ * 001b, one task set per I_T nexus, by default for vdisk as in SCST;
+ * 000b, one shared by every I_T nexus, when set to 0), TAS 0 and QErr
+ * 00b: commands aborted for another nexus end without a response of
+ * their own (SAM-5 5.6), their initiators learn of it from a unit
+ * attention, and a CHECK CONDITION aborts nothing else.
  */
 
 #include <scst_sam.h>

@@ -287,7 +287,9 @@ struct scst_dev_type {
  * @dh_priv: the handler's private data
  * @d_sense: use descriptor-format sense data (control mode page D_SENSE)
  * @swp: software write protect (control mode page SWP)
- * @tst: task set type (control mode page TST; 0 = one task set for all)
+ * @tst: task set type (control mode page TST; 0 = one task set for all,
+ *	1 = one per I_T nexus); devices/<dev>/tst
+ * @tst_default: the handler's default @tst (set with it in ->attach())
  * @queue_alg: queue algorithm modifier (control mode page)
  * @max_transfer_kb: the largest data buffer one command may ask for, in
  *	KiB (devices/<dev>/max_transfer_kb; default: the max_transfer_kb
@@ -305,6 +307,7 @@ struct scst_device {
 	bool d_sense;
 	bool swp;
 	u8 tst;
+	u8 tst_default;
 	u8 queue_alg;
 	unsigned int max_transfer_kb;
 
@@ -423,6 +426,10 @@ struct scst_session {
 	atomic_t nr_tgt_devs;			/* not yet freed */
 	atomic64_t commands;
 	atomic64_t read_cmds, write_cmds, read_bytes, write_bytes;
+	atomic64_t bidi_cmds, bidi_bytes, none_cmds, unknown_cmds;
+	struct scst_lat_stats *lat_stats;	/* measure_latency; or NULL */
+	spinlock_t lat_lock;			/* lat_stats */
+	struct kobject *lat_kobj;		/* sessions/<sess>/latency */
 	struct scst_pr_nexus pr_nexus;		/* tid.len 0: none */
 	bool shutting_down;
 	bool close_requested;
@@ -438,6 +445,9 @@ struct scst_session {
  * @tgt_priv: the target driver's private data
  * @rel_tgt_id: relative target port identifier (SPC-4 7.8.6.4)
  * @cpu_mask: CPUs the worker threads serving this target may run on
+ * @aen_disabled: SCST's aen_disabled: the driver must not send
+ *	asynchronous event notifications (SAM-5 5.15) for this target;
+ *	unit attentions are reported through sense data instead
  */
 struct scst_tgt {
 	struct scst_tgt_template *tgtt;
@@ -445,6 +455,8 @@ struct scst_tgt {
 	void *tgt_priv;
 	u16 rel_tgt_id;
 	cpumask_t cpu_mask;
+	bool aen_disabled;
+	char *comment;				/* kmalloc'ed; scst_mutex */
 
 	/* private to the core */
 	struct list_head tgtt_entry;
@@ -513,6 +525,8 @@ struct scst_cmd {
 	struct scatterlist *sg;
 	int sg_cnt;
 	u32 resp_len;
+	bool dir_known;		/* the CDB decoded: data_direction is its */
+	u64 lat_ns[3];		/* measure_latency: rx, exec, exec done */
 	struct scatterlist *tgt_sg;
 	int tgt_sg_cnt;
 

@@ -285,4 +285,72 @@ int scst_sess_name_format(char *out, size_t size, const char *initiator,
 int scst_sess_name_pick(char *out, size_t size, const char *initiator,
 			bool (*used)(const char *name, void *ctx), void *ctx);
 
+/* ---------------------------------------------------------------------- */
+/* Target, group and device attributes (scst_tgt_attr.c)                  */
+/* ---------------------------------------------------------------------- */
+
+/* Longest targets/<drv>/<tgt>/comment, its trailing newline excluded. */
+#define SCST_COMMENT_MAX_LEN		256
+
+/*
+ * io_grouping_type of a target or group, with SCST's values: a number
+ * above 0 is an I/O group shared by every group that names it.
+ */
+#define SCST_IO_GROUPING_AUTO		0
+#define SCST_IO_GROUPING_THIS_GROUP_ONLY	(-1)
+#define SCST_IO_GROUPING_NEVER		(-2)
+/* Largest I/O group number (SCST takes any positive long). */
+#define SCST_IO_GROUPING_MAX		0x7fffffff
+
+int scst_comment_parse(const char *buf, size_t count, size_t *len);
+int scst_io_grouping_parse(const char *buf, size_t count, int *type);
+int scst_io_grouping_format(char *out, size_t size, int type);
+int scst_io_grouping_key(char *out, size_t size, int type,
+			 const char *initiator, const char *tgt,
+			 const char *group, const char *sess);
+int scst_tst_parse(const char *buf, size_t count, u8 *tst);
+int scst_bool01_parse(const char *buf, size_t count, bool *val);
+
+/* ---------------------------------------------------------------------- */
+/* Command latency statistics (scst_lat.c)                                */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Stages of a command whose time measure_latency accumulates: INIT from
+ * its arrival to the start of its execution (parse, data-out, task set),
+ * EXEC the execution, XMIT from its end to the driver's report that the
+ * response went out.
+ */
+enum { SCST_LAT_INIT, SCST_LAT_EXEC, SCST_LAT_XMIT, SCST_LAT_STAGES };
+/* By data direction as enum scst_data_direction: n, w, r, b */
+#define SCST_LAT_DIRS			4
+/* Transfer size buckets as SCST's files: 512 (and less) to 524288 (and more) */
+#define SCST_LAT_LOG2_MIN		9
+#define SCST_LAT_SIZES			11
+
+/**
+ * struct scst_lat_entry - the times of one stage, in units of 100 ns
+ * @count: commands
+ * @min: shortest
+ * @max: longest
+ * @sum: their sum
+ * @sumsq: the sum of their squares
+ */
+struct scst_lat_entry {
+	u32 count;
+	u64 min, max, sum, sumsq;
+};
+
+/* struct scst_lat_stats - a session's latency statistics */
+struct scst_lat_stats {
+	struct scst_lat_entry e[SCST_LAT_DIRS][SCST_LAT_SIZES][SCST_LAT_STAGES];
+};
+
+int scst_lat_bucket(u64 bytes);
+void scst_lat_add(struct scst_lat_entry *e, u64 ns);
+int scst_lat_file_parse(const char *name, unsigned int *dir,
+			unsigned int *size);
+int scst_lat_format(const struct scst_lat_stats *s, unsigned int dir,
+		    unsigned int size, char *buf, size_t len);
+
 #endif /* __SCST_LOGIC_H */

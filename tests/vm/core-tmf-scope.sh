@@ -5,7 +5,8 @@
 # scst_local targets only:
 # - a LUN RESET through target tA aborts a command of target tB in flight
 #   on a slow LUN (scsi_debug with a response delay, behind vdisk_blockio):
-#   the logical unit has one task set for all nexuses (TST 000b); both
+#   a LUN RESET reaches every nexus of the logical unit, whatever its TST
+#   (vdisk default 1, one task set per nexus, as SCST); both
 #   nexuses then report BUS DEVICE RESET FUNCTION OCCURRED;
 # - with a command stuck on tA's slow LUN and a LUN RESET waiting for it,
 #   a new session on target tC and a mgmt write on tC complete (a hang

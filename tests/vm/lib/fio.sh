@@ -125,6 +125,10 @@ bench_alternate() {
 			for side in "$sa" "$sb"; do
 				disk=$da
 				[ "$side" = "$sb" ] && disk=$db
+				# a test may set its side up (bench-lat)
+				if declare -F bench_side_hook > /dev/null; then
+					bench_side_hook "$side"
+				fi
 				bench_probe
 				fio_run "$side-$name" --filename="$disk" \
 					--ioengine=libaio --direct=1 --rw="$rw" \
