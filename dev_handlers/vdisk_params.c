@@ -410,7 +410,7 @@ static int vdisk_params_refused(struct vdisk_params *p, const char *name,
 	const char *v, *why;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		v = scst_mgmt_get_param(line, keys[i]);
 		why = v ? vdisk_unsupported_param(keys[i], v) : NULL;
 		if (why)
