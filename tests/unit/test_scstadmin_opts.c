@@ -121,6 +121,14 @@ static const struct opt_case cases[] = {
 	  A("-check_config", "@CONF"), .env = NOSCST, .rc = EXIT_WARN,
 	  .conf = "HANDLER vdisk_nullio {\n\tDEVICE n1 {\n\t\tdif_mode dev_check\n\t}\n}\n",
 	  .err = ".conf:3: DEVICE n1 of vdisk_nullio: 'dif_mode dev_check' cannot be honoured: T10 protection information (DIF) is not supported" },
+	/* with the modules: refused before anything changes */
+	{ "check_config: cluster_mode 1", A("-check_config", "@CONF"),
+	  .rc = EXIT_CONFIG,
+	  .conf = "HANDLER vdisk_nullio {\n\tDEVICE n9 {\n\t\tcluster_mode 1\n\t}\n}\n",
+	  .err = ".conf:3: DEVICE n9 of vdisk_nullio: 'cluster_mode 1' cannot be honoured: cluster_mode: not supported yet (issue 34)" },
+	{ "config: dif_type", A("-config", "@CONF"), .rc = EXIT_CONFIG,
+	  .conf = "HANDLER vdisk_nullio {\n\tDEVICE n9 {\n\t\tdif_type 1\n\t}\n}\n",
+	  .err = "1 attribute(s) the modules cannot honour (above): nothing changed" },
 	/* ... and the ones it honours pass */
 	{ "check_config without SCST: SCST 3.11 knobs",
 	  A("-check_config", "@CONF"), .env = NOSCST,

@@ -232,6 +232,56 @@ set_attr $D/b1/bind_alua_state 1
 chk $D/b1/bind_alua_state 1
 bad_attr $D/b1/bind_alua_state x
 
+# --- scstadmin applies a DEVICE block's knobs ---------------------------------
+# add_device parameters where the handler lists them, attribute writes
+# after creation for the others
+command -v scstadmin > /dev/null || fail "scstadmin is not in the guest"
+cat > /tmp/knobs.conf <<'EOF'
+HANDLER vdisk_nullio {
+	DEVICE sa1 {
+		size_mb 8
+		blocksize 2048
+		read_zero 1
+		dummy 0
+		lb_per_pb_exp 0
+		opt_trans_len 262144
+		numa_node_id 0
+		cluster_mode 0
+	}
+}
+HANDLER vdisk_fileio {
+	DEVICE sa2 {
+		filename /tmp/k1.img
+		active 0
+		opt_trans_len 1048576
+	}
+}
+EOF
+run scstadmin -check_config /tmp/knobs.conf
+run scstadmin -config /tmp/knobs.conf
+chk $D/sa1/size 8388608 "[key]"
+chk $D/sa1/blocksize 2048 "[key]"
+chk $D/sa1/read_zero 1 "[key]"
+chk $D/sa1/lb_per_pb_exp 0 "[key]"
+chk $D/sa1/opt_trans_len 262144 "[key]"
+chk $D/sa1/numa_node_id 0 "[key]"
+chk $D/sa2/active 0 "[key]"
+chk $D/sa2/opt_trans_len 1048576 "[key]"
+# written back, the file applies again
+run scstadmin -write_config /tmp/knobs2.conf
+grep_q -x $'\t\tlb_per_pb_exp 0' /tmp/knobs2.conf || fail "-write_config lost lb_per_pb_exp"
+out=$(scstadmin -config /tmp/knobs2.conf 2>&1) || fail "second apply failed: $out"
+# a file with what cannot be honoured is refused (by scstadmin, with the
+# line), nothing created
+printf 'HANDLER vdisk_nullio {\n\tDEVICE sa3 {\n\t\tcluster_mode 1\n\t}\n}\n' > /tmp/bad.conf
+out=$(scstadmin -config /tmp/bad.conf 2>&1) && fail "cluster_mode 1 applied: $out"
+log "$out"
+grep -q "bad.conf:3: DEVICE sa3 of vdisk_nullio: 'cluster_mode 1' cannot be honoured" <<< "$out" ||
+	fail "scstadmin did not name the line: $out"
+[ ! -e $D/sa3 ] || fail "sa3 created with cluster_mode 1"
+mgmt $H/vdisk_nullio/mgmt "del_device sa1"
+mgmt $H/vdisk_fileio/mgmt "del_device sa2"
+
 # --- teardown -----------------------------------------------------------------
 mgmt $SCST/targets/scst_local/mgmt "del_session tk s1"
 for d in nz nd nk; do mgmt $H/vdisk_nullio/mgmt "del_device $d"; done

@@ -97,6 +97,52 @@ static bool in_list(const char *const *l, const char *s)
 	return false;
 }
 
+/* One warning, with the line, for an attribute that cannot be honoured */
+static int refusal(const struct tree *t, const struct handler *h,
+		   const struct device *d, const struct attr *a,
+		   str_vec *warnings)
+{
+	const char *why = offline_refusal(a->key, a->value);
+
+	if (!why)
+		return 0;
+	*vec_push(warnings) = xasprintf(
+		"%s:%d: DEVICE %s of %s: '%s %s' cannot be honoured: %s; remove it from the file (the modules refuse the device)",
+		t->src, a->line, d->name, h->name, a->key, a->value, why);
+	return 1;
+}
+
+/**
+ * conf_check_refusals() - the DEVICE attributes of scst-ng's handlers
+ *	that cannot be honoured (cluster_mode 1, DIF)
+ * @t: the parsed file
+ * @warnings: receives one line each, with its line and the reason
+ *
+ * Checked before -config changes anything, so that a file SCST accepted
+ * fails with the line rather than half applied with a kernel log line.
+ *
+ * Return: how many were added.
+ */
+int conf_check_refusals(const struct tree *t, str_vec *warnings)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < t->handlers.n; i++) {
+		const struct handler *h = t->handlers.v[i];
+		const char *const *attrs = offline_dev_attrs(h->name);
+
+		for (size_t j = 0; attrs && j < h->devices.n; j++) {
+			const struct device *d = h->devices.v[j];
+
+			for (size_t k = 0; k < d->attrs.n; k++)
+				if (in_list(attrs, d->attrs.v[k].key))
+					n += refusal(t, h, d, &d->attrs.v[k],
+						     warnings);
+		}
+	}
+	return n;
+}
+
 /**
  * conf_check_offline() - check a parsed file against scst-ng's handlers
  * @t: the parsed file
@@ -126,19 +172,10 @@ int conf_check_offline(const struct tree *t, str_vec *warnings)
 
 			for (size_t k = 0; k < d->attrs.n; k++) {
 				const struct attr *a = &d->attrs.v[k];
-				const char *why = offline_refusal(a->key,
-								  a->value);
-
-				if (why && in_list(attrs, a->key)) {
-					*vec_push(warnings) = xasprintf(
-						"%s:%d: DEVICE %s of %s: '%s %s' cannot be honoured: %s; remove it from the file (the modules refuse the device)",
-						t->src, a->line, d->name,
-						h->name, a->key, a->value, why);
-					n++;
+				if (in_list(attrs, a->key)) {
+					n += refusal(t, h, d, a, warnings);
 					continue;
 				}
-				if (in_list(attrs, a->key))
-					continue;
 				*vec_push(warnings) = xasprintf(
 					"%s:%d: DEVICE %s of %s: unknown attribute '%s' (a typo? the modules would refuse it)",
 					t->src, a->line, d->name, h->name,
