@@ -23,7 +23,9 @@
 #include <linux/wait.h>
 #include <linux/atomic.h>
 #include <linux/bvec.h>
+#include <linux/completion.h>
 #include <linux/fs.h>
+#include <linux/percpu-refcount.h>
 
 #include <scst.h>
 
@@ -122,6 +124,8 @@ struct vdisk_backend {
  * @block_size: logical block size
  * @block_shift: log2(@block_size)
  * @phys_blocks: logical blocks per physical block of the backing store
+ * @phys_bs: the physical block size lb_per_pb_exp reports, as SCST 3.11:
+ *	the block device's (blockio), else VDISK_DEF_PHYS_BS
  * @unmap_gran: deallocation granularity of the backing store in blocks
  * @read_only: read_only parameter
  * @nv_cache: SYNCHRONIZE CACHE and FUA are no-ops: the cache does not lose
@@ -136,7 +140,19 @@ struct vdisk_backend {
  * @thin_default: what thin_provisioned would be if not given
  * @rotational: INQUIRY page B1h reports a rotating medium
  * @removable: INQUIRY RMB bit
- * @size_set: the size was given explicitly (nullio)
+ * @size_set: the size was given explicitly (nullio) or written
+ * @active: the backing store is open and commands may reach it (SCST's
+ *	active attribute); changed under cfg_mutex, read locklessly
+ * @bind_alua_state: bind_alua_state (blockio): recorded, see vdisk.md
+ * @numa_node_id: numa_node_id: recorded, see vdisk.md
+ * @lb_per_pb_exp: READ CAPACITY(16) reports @phys_bs (SBC-3 5.16.2)
+ * @opt_trans_len: OPTIMAL TRANSFER LENGTH of VPD B0h, in bytes
+ * @opt_trans_len_set: @opt_trans_len was given or written
+ * @read_zero: nullio: read_zero (reads return zeros either way)
+ * @dummy: nullio: INQUIRY reports no device at the LUN (SPC-4 6.6.2)
+ * @media_ref: held by each command that reaches the backing store
+ *	(vdisk_exec()); killed to close it (active=0)
+ * @media_idle: completed when @media_ref dropped to zero once killed
  * @id: source of the NAA and EUI-64 designators (SCST's dev_id_num)
  * @t10_vend_id: T10 vendor identification
  * @prod_id: product identification
@@ -168,6 +184,7 @@ struct vdisk_dev {
 	u32 block_size;
 	u8 block_shift;
 	u32 phys_blocks;
+	u32 phys_bs;
 	u32 unmap_gran;
 
 	bool read_only;
@@ -182,6 +199,17 @@ struct vdisk_dev {
 	bool rotational;
 	bool removable;
 	bool size_set;
+	bool active;
+	bool bind_alua_state;
+	int numa_node_id;
+	bool lb_per_pb_exp;
+	u32 opt_trans_len;
+	bool opt_trans_len_set;
+	bool read_zero;
+	bool dummy;
+
+	struct percpu_ref media_ref;
+	struct completion media_idle;
 
 	/*
 	 * INQUIRY and VPD 80h/83h: written under cfg_mutex and ident_lock,
@@ -213,6 +241,7 @@ static inline bool vdisk_write_fua(const struct vdisk_dev *vdev, bool fua)
 
 /* vdisk_spc.c */
 enum scst_exec_res vdisk_exec(struct scst_cmd *cmd);
+void vdisk_on_free_cmd(struct scst_cmd *cmd);
 /*
  * Code that may sleep for long runs only where the command may block
  * (scst_cmd_may_block()): vdisk_exec() sends such commands to a thread

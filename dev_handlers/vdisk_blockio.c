@@ -57,6 +57,8 @@ static int blockio_open(struct vdisk_dev *vdev)
 	vdev->backing_size = bdev_nr_bytes(bdev);
 	pbs = bdev_physical_block_size(bdev);
 	vdev->phys_blocks = max_t(u32, pbs / vdev->block_size, 1);
+	/* what lb_per_pb_exp reports, as SCST: the device's own */
+	vdev->phys_bs = pbs;
 	vdev->unmap_gran = max_t(u32, bdev_discard_granularity(bdev) /
 				 vdev->block_size, 1);
 	return 0;

@@ -97,6 +97,8 @@ static int fileio_open(struct vdisk_dev *vdev)
 	vdev->backing_size = i_size_read(inode);
 	vdev->phys_blocks = max_t(u32, pbs / vdev->block_size, 1);
 	vdev->unmap_gran = bdev ? 1 : vdev->phys_blocks;
+	/* what lb_per_pb_exp reports: SCST 3.11 assumes 4096 for fileio */
+	vdev->phys_bs = VDISK_DEF_PHYS_BS;
 	return 0;
 
 close:

@@ -21,6 +21,7 @@
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/nodemask.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -111,7 +112,23 @@ static int vdisk_parse_params(struct vdisk_dev *vdev, enum vdisk_kind kind,
 	vdev->thin_set = p->thin_set;
 	vdev->rotational = p->rotational;
 	vdev->removable = p->removable;
+	vdev->active = p->active;
+	vdev->bind_alua_state = p->bind_alua_state;
+	vdev->numa_node_id = p->numa_node_id;
+	vdev->lb_per_pb_exp = p->lb_per_pb_exp;
+	vdev->opt_trans_len = p->opt_trans_len;
+	vdev->opt_trans_len_set = p->opt_trans_len_set;
+	vdev->read_zero = p->read_zero;
+	vdev->dummy = p->dummy;
 	vdev->ident = p->ident;
+	/* a node this host has: what SCST's numa_node_id names */
+	if (vdev->numa_node_id >= 0 &&
+	    (vdev->numa_node_id >= MAX_NUMNODES ||
+	     !node_possible(vdev->numa_node_id))) {
+		pr_err("%s: numa_node_id=%d: no such NUMA node\n", vdev->name,
+		       vdev->numa_node_id);
+		ret = -EINVAL;
+	}
 free_params:
 	kfree(p);
 	return ret;
@@ -170,6 +187,12 @@ static int vdisk_resync_size(struct vdisk_dev *vdev)
 	int ret;
 
 	mutex_lock(&vdev->cfg_mutex);
+	if (!vdev->active) {
+		pr_err("%s: resync_size: the device is not active (active=0)\n",
+		       vdev->name);
+		ret = -EINVAL;
+		goto unlock;
+	}
 	ret = vdev->be->get_size(vdev, &backing);
 	if (ret)
 		goto unlock;
@@ -181,6 +204,7 @@ static int vdisk_resync_size(struct vdisk_dev *vdev)
 		goto unlock;
 	}
 	vdev->backing_size = backing;
+	vdev->size_set = false;
 	if (size != vdev->size) {
 		pr_info("%s: size changed from %lld to %lld bytes\n",
 			vdev->name, vdev->size, size);
@@ -188,6 +212,129 @@ static int vdisk_resync_size(struct vdisk_dev *vdev)
 		WRITE_ONCE(vdev->dev->nblocks, size >> vdev->block_shift);
 		ret = 1;
 	}
+unlock:
+	mutex_unlock(&vdev->cfg_mutex);
+	return ret;
+}
+
+/* opt_trans_len is whole blocks of the block size the back end picked */
+static int vdisk_check_opt_trans_len(struct vdisk_dev *vdev)
+{
+	if (!(vdev->opt_trans_len & (vdev->block_size - 1)))
+		return 0;
+	pr_err("%s: opt_trans_len=%u: not a multiple of the block size %u\n",
+	       vdev->name, vdev->opt_trans_len, vdev->block_size);
+	return -EINVAL;
+}
+
+/*
+ * Open the backing store of a new device, or of one made active again
+ * (then with its block size fixed), and take its geometry. Nothing is
+ * left open on failure.
+ */
+static int vdisk_open_backing(struct vdisk_dev *vdev)
+{
+	int ret;
+
+	ret = vdev->be->open(vdev);
+	if (ret)
+		return ret;
+	ret = vdisk_set_geometry(vdev) ?: vdisk_set_thin(vdev) ?:
+	      vdisk_check_opt_trans_len(vdev);
+	if (ret)
+		vdev->be->close(vdev);
+	return ret;
+}
+
+/* A device made with active=0: SCST's geometry until it is opened */
+static int vdisk_set_inactive_geometry(struct vdisk_dev *vdev)
+{
+	if (!vdev->block_size)
+		vdev->block_size = VDISK_DEF_BLOCK_SIZE;
+	vdev->block_shift = ilog2(vdev->block_size);
+	vdev->phys_bs = VDISK_DEF_PHYS_BS;
+	vdev->size = 0;
+	vdev->thin_default = false;
+	if (!vdev->thin_set)
+		vdev->thin_provisioned = false;
+	return vdisk_check_opt_trans_len(vdev);
+}
+
+static void vdisk_media_release(struct percpu_ref *ref)
+{
+	struct vdisk_dev *vdev = container_of(ref, struct vdisk_dev,
+					      media_ref);
+
+	complete(&vdev->media_idle);
+}
+
+/*
+ * Stop commands from reaching the backing store and wait for those that
+ * do (each holds media_ref until it is freed): from now on they get NOT
+ * READY, MEDIUM NOT PRESENT (vdisk_exec()).
+ */
+static void vdisk_media_stop(struct vdisk_dev *vdev)
+{
+	WRITE_ONCE(vdev->active, false);
+	reinit_completion(&vdev->media_idle);
+	percpu_ref_kill(&vdev->media_ref);
+	wait_for_completion(&vdev->media_idle);
+}
+
+/**
+ * vdisk_set_active() - the active attribute: open or close the backing
+ *	store of a live device
+ * @vdev: a blockio or fileio device
+ * @active: the new state
+ *
+ * SCST's deferred open for active/passive pairs (DRBD and the like): with
+ * active=0 the backing store is closed and not opened again until 1 is
+ * written, which opens the file or device named by filename then (it may
+ * have been changed meanwhile). The capacity is the new backing store's;
+ * every nexus gets CAPACITY DATA HAS CHANGED when it differs (SBC-3
+ * 4.10, SPC-4 6.6.2), and INQUIRY DATA HAS CHANGED when thin provisioning
+ * (VPD B0h, B2h) does.
+ *
+ * Return: 0 or a negative errno (the device stays inactive).
+ */
+static int vdisk_set_active(struct vdisk_dev *vdev, bool active)
+{
+	struct scst_device *dev = vdev->dev;
+	bool size_changed, thin_changed;
+	loff_t old_size;
+	bool old_thin;
+	int ret = 0;
+
+	mutex_lock(&vdev->cfg_mutex);
+	if (active == vdev->active)
+		goto unlock;
+	if (!active) {
+		vdisk_media_stop(vdev);
+		vdev->be->close(vdev);
+		pr_info("%s: inactive: %s closed\n", vdev->name,
+			vdev->filename);
+		goto unlock;
+	}
+	old_size = vdev->size;
+	old_thin = vdev->thin_provisioned;
+	/* the block size stays as created: hosts address by it */
+	vdev->size_set = false;
+	ret = vdisk_open_backing(vdev);
+	if (ret)
+		goto unlock;
+	WRITE_ONCE(dev->nblocks, vdev->size >> vdev->block_shift);
+	size_changed = vdev->size != old_size;
+	thin_changed = vdev->thin_provisioned != old_thin;
+	percpu_ref_reinit(&vdev->media_ref);
+	WRITE_ONCE(vdev->active, true);
+	pr_info("%s: active: %s, %lld MiB\n", vdev->name, vdev->filename,
+		vdev->size >> 20);
+	mutex_unlock(&vdev->cfg_mutex);
+	if (size_changed)
+		scst_dev_capacity_changed(dev);
+	if (thin_changed)
+		scst_dev_inquiry_data_changed(dev);
+	return 0;
 unlock:
 	mutex_unlock(&vdev->cfg_mutex);
 	return ret;
@@ -230,6 +377,13 @@ static noinline struct vdisk_dev *vdisk_alloc(const struct vdisk_backend *be,
 	mutex_init(&vdev->caw_mutex);
 	atomic_set(&vdev->writes_inflight, 0);
 	init_waitqueue_head(&vdev->caw_wq);
+	init_completion(&vdev->media_idle);
+	/* killed and brought back by each active=0 and 1 */
+	if (percpu_ref_init(&vdev->media_ref, vdisk_media_release,
+			    PERCPU_REF_ALLOW_REINIT, GFP_KERNEL)) {
+		kfree(vdev);
+		return NULL;
+	}
 	return vdev;
 }
 
@@ -237,6 +391,7 @@ ALLOW_ERROR_INJECTION(vdisk_alloc, NULL);
 
 static void vdisk_free(struct vdisk_dev *vdev)
 {
+	percpu_ref_exit(&vdev->media_ref);
 	kfree(vdev->filename);
 	kfree(vdev);
 }
@@ -287,12 +442,17 @@ static int vdisk_add_device(struct scst_dev_type *dt,
 	ret = vdisk_parse_params(vdev, kind, line);
 	if (ret)
 		goto free_vdev;
-	ret = be->open(vdev);
-	if (ret)
-		goto free_vdev;
-	ret = vdisk_set_geometry(vdev) ?: vdisk_set_thin(vdev);
-	if (ret)
-		goto close_backend;
+	if (vdev->active) {
+		ret = vdisk_open_backing(vdev);
+		if (ret)
+			goto free_vdev;
+	} else {
+		ret = vdisk_set_inactive_geometry(vdev);
+		if (ret)
+			goto free_vdev;
+		/* no command may reach a backing store until active=1 */
+		vdisk_media_stop(vdev);
+	}
 	vdisk_set_identity(vdev);
 
 	mutex_lock(&vdisk_mutex);
@@ -307,8 +467,9 @@ static int vdisk_add_device(struct scst_dev_type *dt,
 	}
 	list_add_tail(&vdev->list_entry, &vdisk_dev_list);
 	/* before unlocking: a del_device may free @vdev */
-	pr_info("%s: %s device, %s%s%lld MiB, %llu blocks of %u bytes%s%s%s\n",
+	pr_info("%s: %s device, %s%s%s%lld MiB, %llu blocks of %u bytes%s%s%s\n",
 		name, be->name, vdev->filename ?: "", vdev->filename ? ", " : "",
+		vdev->active ? "" : "inactive (active=0), ",
 		vdev->size >> 20, vdev->size >> vdev->block_shift,
 		vdev->block_size, vdev->read_only ? ", read-only" : "",
 		vdev->thin_provisioned ? ", thin provisioned" : "",
@@ -319,8 +480,8 @@ static int vdisk_add_device(struct scst_dev_type *dt,
 
 unlock:
 	mutex_unlock(&vdisk_mutex);
-close_backend:
-	be->close(vdev);
+	if (vdev->active)
+		be->close(vdev);
 free_vdev:
 	vdisk_free(vdev);
 	return ret;
@@ -330,7 +491,8 @@ free_vdev:
 static void vdisk_destroy(struct vdisk_dev *vdev)
 {
 	scst_unregister_virtual_device(vdev->dev);
-	vdev->be->close(vdev);
+	if (vdev->active)
+		vdev->be->close(vdev);
 	vdisk_free(vdev);
 }
 
@@ -478,7 +640,14 @@ static ssize_t vdisk_thin_provisioned_show(struct kobject *kobj,
 static ssize_t vdisk_filename_show(struct kobject *kobj,
 				   struct kobj_attribute *attr, char *buf)
 {
-	return vdisk_emit_str(buf, vdisk_kobj_vdev(kobj)->filename, true);
+	struct vdisk_dev *vdev = vdisk_kobj_vdev(kobj);
+	ssize_t n;
+
+	/* filename may be written meanwhile */
+	mutex_lock(&vdev->cfg_mutex);
+	n = vdisk_emit_str(buf, vdev->filename, true);
+	mutex_unlock(&vdev->cfg_mutex);
+	return n;
 }
 
 static ssize_t vdisk_blocksize_show(struct kobject *kobj,
@@ -614,6 +783,346 @@ static ssize_t vdisk_resync_size_store(struct kobject *kobj,
 	return count;
 }
 
+/*
+ * A written value: all @count bytes and a NUL (a NUL inside only cuts it),
+ * without the newline echo adds. NULL without memory.
+ */
+static char *vdisk_attr_val(const char *buf, size_t count)
+{
+	char *val = kmemdup_nul(buf, count, GFP_KERNEL);
+
+	if (val && count && val[count - 1] == '\n')
+		val[count - 1] = '\0';
+	return val;
+}
+
+/* A 0/1 value written to @attr, or -EINVAL after one log line */
+static int vdisk_attr_bool(struct scst_device *dev, struct kobj_attribute *attr,
+			   const char *buf, size_t count, bool *val)
+{
+	char *v = vdisk_attr_val(buf, count);
+	int ret;
+
+	if (!v)
+		return -ENOMEM;
+	ret = scst_mgmt_parse_bool(v, val);
+	if (ret)
+		pr_err("%s: %s=%.*s: the value must be 0 or 1\n", dev->name,
+		       attr->attr.name, 32, v);
+	kfree(v);
+	return ret;
+}
+
+static ssize_t vdisk_active_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	return vdisk_emit_bool(buf, READ_ONCE(vdisk_kobj_vdev(kobj)->active),
+			       true);
+}
+
+static ssize_t vdisk_active_store(struct kobject *kobj,
+				  struct kobj_attribute *attr, const char *buf,
+				  size_t count)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	bool val;
+	int ret;
+
+	ret = vdisk_attr_bool(dev, attr, buf, count, &val) ?:
+	      vdisk_set_active(dev->dh_priv, val);
+	return ret ?: count;
+}
+
+/*
+ * Recorded and shown, as SCST's: with 1 SCST closes a blockio device's
+ * backing store while its ALUA state is standby or unavailable; here it
+ * stays open (vdisk.md), and active=0 is the way to release it.
+ */
+static ssize_t vdisk_bind_alua_state_show(struct kobject *kobj,
+					  struct kobj_attribute *attr,
+					  char *buf)
+{
+	return vdisk_emit_bool(buf,
+			       READ_ONCE(vdisk_kobj_vdev(kobj)->bind_alua_state),
+			       true);
+}
+
+static ssize_t vdisk_bind_alua_state_store(struct kobject *kobj,
+					   struct kobj_attribute *attr,
+					   const char *buf, size_t count)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	struct vdisk_dev *vdev = dev->dh_priv;
+	bool val;
+	int ret;
+
+	ret = vdisk_attr_bool(dev, attr, buf, count, &val);
+	if (ret)
+		return ret;
+	WRITE_ONCE(vdev->bind_alua_state, val);
+	return count;
+}
+
+static ssize_t vdisk_numa_node_id_show(struct kobject *kobj,
+				       struct kobj_attribute *attr, char *buf)
+{
+	int node = vdisk_kobj_vdev(kobj)->numa_node_id;
+
+	return vdisk_emit_key(buf, sysfs_emit(buf, "%d\n", node), node != -1);
+}
+
+/*
+ * READ CAPACITY(16)'s LOGICAL BLOCKS PER PHYSICAL BLOCK EXPONENT (and the
+ * Block Limits' OPTIMAL TRANSFER LENGTH GRANULARITY): 1 reports the
+ * physical block, 0 one logical block per physical block. A change is
+ * CAPACITY DATA HAS CHANGED for every nexus (SBC-3 4.10: the READ
+ * CAPACITY(16) data changed).
+ */
+static ssize_t vdisk_lb_per_pb_exp_show(struct kobject *kobj,
+					struct kobj_attribute *attr, char *buf)
+{
+	return vdisk_emit_bool(buf,
+			       READ_ONCE(vdisk_kobj_vdev(kobj)->lb_per_pb_exp),
+			       true);
+}
+
+static ssize_t vdisk_lb_per_pb_exp_store(struct kobject *kobj,
+					 struct kobj_attribute *attr,
+					 const char *buf, size_t count)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	struct vdisk_dev *vdev = dev->dh_priv;
+	bool val, old;
+	int ret;
+
+	ret = vdisk_attr_bool(dev, attr, buf, count, &val);
+	if (ret)
+		return ret;
+	mutex_lock(&vdev->cfg_mutex);
+	old = vdev->lb_per_pb_exp;
+	WRITE_ONCE(vdev->lb_per_pb_exp, val);
+	mutex_unlock(&vdev->cfg_mutex);
+	if (old != val)
+		scst_dev_capacity_changed(dev);
+	return count;
+}
+
+/*
+ * OPTIMAL TRANSFER LENGTH of VPD page B0h in bytes (SCST's unit), whole
+ * blocks; a change is INQUIRY DATA HAS CHANGED (SPC-4 6.6.2: VPD data).
+ */
+static ssize_t vdisk_opt_trans_len_show(struct kobject *kobj,
+					struct kobj_attribute *attr, char *buf)
+{
+	struct vdisk_dev *vdev = vdisk_kobj_vdev(kobj);
+	ssize_t n = sysfs_emit(buf, "%u\n", READ_ONCE(vdev->opt_trans_len));
+
+	return vdisk_emit_key(buf, n, READ_ONCE(vdev->opt_trans_len_set));
+}
+
+static ssize_t vdisk_opt_trans_len_store(struct kobject *kobj,
+					 struct kobj_attribute *attr,
+					 const char *buf, size_t count)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	struct vdisk_dev *vdev = dev->dh_priv;
+	char *v = vdisk_attr_val(buf, count);
+	const char *why;
+	bool changed;
+	u32 val;
+	int ret;
+
+	if (!v)
+		return -ENOMEM;
+	ret = vdisk_parse_opt_trans_len(v, vdev->block_size, &val, &why);
+	if (ret) {
+		pr_err("%s: opt_trans_len=%.*s: %s\n", dev->name, 32, v, why);
+		kfree(v);
+		return ret;
+	}
+	kfree(v);
+	mutex_lock(&vdev->cfg_mutex);
+	changed = val != vdev->opt_trans_len;
+	WRITE_ONCE(vdev->opt_trans_len, val);
+	WRITE_ONCE(vdev->opt_trans_len_set, true);
+	mutex_unlock(&vdev->cfg_mutex);
+	if (changed)
+		scst_dev_inquiry_data_changed(dev);
+	return count;
+}
+
+/* nullio: reads return zeros whatever read_zero says (vdisk_nullio.c) */
+static ssize_t vdisk_read_zero_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	return vdisk_emit_bool(buf,
+			       READ_ONCE(vdisk_kobj_vdev(kobj)->read_zero),
+			       false);
+}
+
+static ssize_t vdisk_read_zero_store(struct kobject *kobj,
+				     struct kobj_attribute *attr,
+				     const char *buf, size_t count)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	bool val;
+	int ret;
+
+	ret = vdisk_attr_bool(dev, attr, buf, count, &val);
+	if (ret)
+		return ret;
+	WRITE_ONCE(((struct vdisk_dev *)dev->dh_priv)->read_zero, val);
+	return count;
+}
+
+static ssize_t vdisk_dummy_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return vdisk_emit_bool(buf, vdisk_kobj_vdev(kobj)->dummy, false);
+}
+
+/* cluster_mode: 0 is what every device does; 1 is refused (issue 34) */
+static ssize_t vdisk_cluster_mode_show(struct kobject *kobj,
+				       struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0\n");
+}
+
+static ssize_t vdisk_cluster_mode_store(struct kobject *kobj,
+					struct kobj_attribute *attr,
+					const char *buf, size_t count)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	char *v = vdisk_attr_val(buf, count);
+	const char *why;
+
+	if (!v)
+		return -ENOMEM;
+	why = vdisk_unsupported_param("cluster_mode", v);
+	if (why)
+		pr_err("%s: cluster_mode=%.*s: %s\n", dev->name, 32, v, why);
+	kfree(v);
+	return why ? -EINVAL : count;
+}
+
+/*
+ * As SCST: the backing store is named anew only while the device is
+ * inactive (active=0); writing active=1 then opens the new one.
+ */
+static ssize_t vdisk_filename_store(struct kobject *kobj,
+				    struct kobj_attribute *attr,
+				    const char *buf, size_t count)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	struct vdisk_dev *vdev = dev->dh_priv;
+	char *v = vdisk_attr_val(buf, count), *old;
+	const char *why;
+	int ret = -EINVAL;
+
+	if (!v)
+		return -ENOMEM;
+	if (vdisk_check_filename(v, &why)) {
+		pr_err("%s: filename=%.*s: %s\n", dev->name, 64, v, why);
+		goto free;
+	}
+	mutex_lock(&vdev->cfg_mutex);
+	if (vdev->active) {
+		mutex_unlock(&vdev->cfg_mutex);
+		pr_err("%s: filename: the device is active: write 0 to active first, then the filename, then 1 to active\n",
+		       dev->name);
+		goto free;
+	}
+	old = vdev->filename;
+	vdev->filename = v;
+	v = old;
+	mutex_unlock(&vdev->cfg_mutex);
+	pr_info("%s: filename is now %s\n", dev->name, vdev->filename);
+	ret = count;
+free:
+	kfree(v);
+	return ret;
+}
+
+/*
+ * size and size_mb written: the exported capacity, whole blocks. nullio
+ * takes any; blockio and fileio no more than their backing store has
+ * (grow that first; resync_size takes all of it). Every nexus gets
+ * CAPACITY DATA HAS CHANGED (SBC-3 4.10).
+ */
+static ssize_t vdisk_size_store_shift(struct kobject *kobj,
+				      struct kobj_attribute *attr,
+				      const char *buf, size_t count,
+				      unsigned int shift)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	struct vdisk_dev *vdev = dev->dh_priv;
+	char *v = vdisk_attr_val(buf, count);
+	loff_t backing;
+	const char *why;
+	bool changed;
+	u64 size;
+	int ret;
+
+	if (!v)
+		return -ENOMEM;
+	ret = vdisk_parse_new_size(v, shift, vdev->block_size, &size, &why);
+	if (ret) {
+		pr_err("%s: %s=%.*s: %s\n", dev->name, attr->attr.name, 32, v,
+		       why);
+		kfree(v);
+		return ret;
+	}
+	kfree(v);
+	mutex_lock(&vdev->cfg_mutex);
+	if (vdev->be->has_filename) {
+		ret = -EINVAL;
+		if (!vdev->active) {
+			pr_err("%s: %s: the device is not active (active=0)\n",
+			       dev->name, attr->attr.name);
+			goto unlock;
+		}
+		ret = vdev->be->get_size(vdev, &backing);
+		if (ret)
+			goto unlock;
+		if (size > backing) {
+			pr_err("%s: %s: %llu bytes is more than the %lld of %s\n",
+			       dev->name, attr->attr.name, size, backing,
+			       vdev->filename);
+			ret = -EINVAL;
+			goto unlock;
+		}
+	} else {
+		vdev->backing_size = size;
+	}
+	changed = size != vdev->size;
+	vdev->size_set = true;
+	WRITE_ONCE(vdev->size, size);
+	WRITE_ONCE(dev->nblocks, size >> vdev->block_shift);
+	mutex_unlock(&vdev->cfg_mutex);
+	if (changed) {
+		pr_info("%s: size is now %llu bytes\n", dev->name, size);
+		scst_dev_capacity_changed(dev);
+	}
+	return count;
+unlock:
+	mutex_unlock(&vdev->cfg_mutex);
+	return ret;
+}
+
+static ssize_t vdisk_size_store(struct kobject *kobj,
+				struct kobj_attribute *attr, const char *buf,
+				size_t count)
+{
+	return vdisk_size_store_shift(kobj, attr, buf, count, 0);
+}
+
+static ssize_t vdisk_size_mb_store(struct kobject *kobj,
+				   struct kobj_attribute *attr, const char *buf,
+				   size_t count)
+{
+	return vdisk_size_store_shift(kobj, attr, buf, count, 20);
+}
+
 static struct kobj_attribute vdisk_read_only_attr =
 	__ATTR(read_only, 0444, vdisk_read_only_show, NULL);
 static struct kobj_attribute vdisk_nv_cache_attr =
@@ -631,13 +1140,33 @@ static struct kobj_attribute vdisk_removable_attr =
 static struct kobj_attribute vdisk_thin_provisioned_attr =
 	__ATTR(thin_provisioned, 0444, vdisk_thin_provisioned_show, NULL);
 static struct kobj_attribute vdisk_filename_attr =
-	__ATTR(filename, 0444, vdisk_filename_show, NULL);
+	__ATTR(filename, 0644, vdisk_filename_show, vdisk_filename_store);
 static struct kobj_attribute vdisk_blocksize_attr =
 	__ATTR(blocksize, 0444, vdisk_blocksize_show, NULL);
 static struct kobj_attribute vdisk_size_attr =
-	__ATTR(size, 0444, vdisk_size_show, NULL);
+	__ATTR(size, 0644, vdisk_size_show, vdisk_size_store);
 static struct kobj_attribute vdisk_size_mb_attr =
-	__ATTR(size_mb, 0444, vdisk_size_mb_show, NULL);
+	__ATTR(size_mb, 0644, vdisk_size_mb_show, vdisk_size_mb_store);
+static struct kobj_attribute vdisk_active_attr =
+	__ATTR(active, 0644, vdisk_active_show, vdisk_active_store);
+static struct kobj_attribute vdisk_bind_alua_state_attr =
+	__ATTR(bind_alua_state, 0644, vdisk_bind_alua_state_show,
+	       vdisk_bind_alua_state_store);
+static struct kobj_attribute vdisk_numa_node_id_attr =
+	__ATTR(numa_node_id, 0444, vdisk_numa_node_id_show, NULL);
+static struct kobj_attribute vdisk_lb_per_pb_exp_attr =
+	__ATTR(lb_per_pb_exp, 0644, vdisk_lb_per_pb_exp_show,
+	       vdisk_lb_per_pb_exp_store);
+static struct kobj_attribute vdisk_opt_trans_len_attr =
+	__ATTR(opt_trans_len, 0644, vdisk_opt_trans_len_show,
+	       vdisk_opt_trans_len_store);
+static struct kobj_attribute vdisk_read_zero_attr =
+	__ATTR(read_zero, 0644, vdisk_read_zero_show, vdisk_read_zero_store);
+static struct kobj_attribute vdisk_dummy_attr =
+	__ATTR(dummy, 0444, vdisk_dummy_show, NULL);
+static struct kobj_attribute vdisk_cluster_mode_attr =
+	__ATTR(cluster_mode, 0644, vdisk_cluster_mode_show,
+	       vdisk_cluster_mode_store);
 #define VDISK_IDENT_ATTR(_name)						\
 	static struct kobj_attribute vdisk_##_name##_attr =		\
 		__ATTR(_name, 0644, vdisk_ident_show, vdisk_ident_store)
@@ -675,6 +1204,12 @@ static const struct attribute *vdisk_blockio_attrs[] = {
 	&vdisk_size_attr.attr,
 	&vdisk_size_mb_attr.attr,
 	&vdisk_resync_size_attr.attr,
+	&vdisk_active_attr.attr,
+	&vdisk_bind_alua_state_attr.attr,
+	&vdisk_numa_node_id_attr.attr,
+	&vdisk_lb_per_pb_exp_attr.attr,
+	&vdisk_opt_trans_len_attr.attr,
+	&vdisk_cluster_mode_attr.attr,
 	NULL,
 };
 
@@ -701,6 +1236,11 @@ static const struct attribute *vdisk_fileio_attrs[] = {
 	&vdisk_size_attr.attr,
 	&vdisk_size_mb_attr.attr,
 	&vdisk_resync_size_attr.attr,
+	&vdisk_active_attr.attr,
+	&vdisk_numa_node_id_attr.attr,
+	&vdisk_lb_per_pb_exp_attr.attr,
+	&vdisk_opt_trans_len_attr.attr,
+	&vdisk_cluster_mode_attr.attr,
 	NULL,
 };
 
@@ -721,6 +1261,12 @@ static const struct attribute *vdisk_nullio_attrs[] = {
 	&vdisk_naa_id_attr.attr,
 	&vdisk_size_attr.attr,
 	&vdisk_size_mb_attr.attr,
+	&vdisk_read_zero_attr.attr,
+	&vdisk_dummy_attr.attr,
+	&vdisk_numa_node_id_attr.attr,
+	&vdisk_lb_per_pb_exp_attr.attr,
+	&vdisk_opt_trans_len_attr.attr,
+	&vdisk_cluster_mode_attr.attr,
 	NULL,
 };
 
@@ -739,6 +1285,7 @@ static struct scst_dev_type vdisk_blockio_devtype = {
 	/* bios complete asynchronously; ->exec() only waits for tags */
 	.exec_may_sleep = false,
 	.exec = vdisk_exec,
+	.on_free_cmd = vdisk_on_free_cmd,
 	.add_device = vdisk_blockio_add,
 	.del_device = vdisk_blockio_del,
 	.attach = vdisk_attach,
@@ -753,6 +1300,7 @@ static struct scst_dev_type vdisk_fileio_devtype = {
 	.exec_may_sleep = true,
 	.threads_num = VDISK_FILEIO_THREADS,
 	.exec = vdisk_exec,
+	.on_free_cmd = vdisk_on_free_cmd,
 	.add_device = vdisk_fileio_add,
 	.del_device = vdisk_fileio_del,
 	.attach = vdisk_attach,
@@ -766,6 +1314,7 @@ static struct scst_dev_type vdisk_nullio_devtype = {
 	.type = SCST_TYPE_DISK,
 	.exec_may_sleep = false,
 	.exec = vdisk_exec,
+	.on_free_cmd = vdisk_on_free_cmd,
 	.add_device = vdisk_nullio_add,
 	.del_device = vdisk_nullio_del,
 	.attach = vdisk_attach,

@@ -3,6 +3,11 @@
  * vdisk_nullio.c - the vdisk_nullio back end: no backing store. Reads
  * return zeros, writes are dropped; every command completes at once on the
  * CPU that received it. Meant for measuring the target stack itself.
+ *
+ * SCST's read_zero=0 leaves a read's buffer as it was, to save the
+ * zeroing; here it is zeroed whatever read_zero says, because a buffer
+ * that held another command's data must never reach an initiator: the
+ * content of such a read is unspecified in SCST, and zeros are one.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,6 +22,8 @@ static int nullio_open(struct vdisk_dev *vdev)
 		vdev->block_size = VDISK_DEF_BLOCK_SIZE;
 	/* the size comes from the size or size_mb parameter */
 	vdev->phys_blocks = 1;
+	/* what lb_per_pb_exp reports: SCST 3.11 assumes 4096 for nullio */
+	vdev->phys_bs = VDISK_DEF_PHYS_BS;
 	vdev->unmap_gran = 1;
 	return 0;
 }

@@ -30,20 +30,33 @@ static const char *const vdisk_id_names[VDISK_ID_NR] = {
 	"t10_dev_id", "usn", "vend_specific_id", "scsi_device_name", \
 	"eui64_id", "naa_id"
 
+/*
+ * Accepted only to be refused by name with the reason
+ * (vdisk_unsupported_param()), so that a file written for SCST says what
+ * is missing rather than "unknown parameter"
+ */
+#define VDISK_REFUSED_PARAMS "cluster_mode", "dif_mode", "dif_type", \
+	"dif_static_app_tag"
+
 const char *const vdisk_blockio_params[] = {
 	"filename", "blocksize", "read_only", "nv_cache", "write_through",
-	"thin_provisioned", "rotational", "removable", VDISK_ID_PARAMS, NULL,
+	"thin_provisioned", "rotational", "removable", VDISK_ID_PARAMS,
+	"active", "bind_alua_state", "numa_node_id", "lb_per_pb_exp",
+	"opt_trans_len", VDISK_REFUSED_PARAMS, "dif_filename", NULL,
 };
 
 const char *const vdisk_fileio_params[] = {
 	"filename", "blocksize", "read_only", "nv_cache", "write_through",
 	"o_direct", "async", "thin_provisioned", "rotational", "removable",
-	VDISK_ID_PARAMS, NULL,
+	VDISK_ID_PARAMS, "active", "numa_node_id", "lb_per_pb_exp",
+	"opt_trans_len", VDISK_REFUSED_PARAMS, "dif_filename", NULL,
 };
 
 const char *const vdisk_nullio_params[] = {
 	"size", "size_mb", "blocksize", "read_only", "thin_provisioned",
-	"rotational", "removable", VDISK_ID_PARAMS, NULL,
+	"rotational", "removable", VDISK_ID_PARAMS, "dummy", "read_zero",
+	"numa_node_id", "lb_per_pb_exp", "opt_trans_len",
+	VDISK_REFUSED_PARAMS, NULL,
 };
 
 /**
@@ -388,6 +401,24 @@ static int vdisk_params_ident(struct vdisk_params *p, const char *name,
 	return 0;
 }
 
+/* The parameters SCST has that we refuse, each with its reason */
+static int vdisk_params_refused(struct vdisk_params *p, const char *name,
+				const struct scst_mgmt_line *line)
+{
+	static const char *const keys[] = { VDISK_REFUSED_PARAMS,
+					    "dif_filename" };
+	const char *v, *why;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		v = scst_mgmt_get_param(line, keys[i]);
+		why = v ? vdisk_unsupported_param(keys[i], v) : NULL;
+		if (why)
+			return vdisk_params_fail(p, name, keys[i], v, why);
+	}
+	return 0;
+}
+
 /* nullio's size: size= in bytes or size_mb= in MiB */
 static int vdisk_param_size(struct vdisk_params *p, const char *name,
 			    const struct scst_mgmt_line *line)
@@ -436,12 +467,21 @@ int vdisk_params_parse(const char *name, enum vdisk_kind kind,
 		       const struct scst_mgmt_line *line,
 		       struct vdisk_params *p)
 {
-	const char *v;
+	const char *v, *why;
 	u64 bs;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
 	p->rotational = true;
+	p->active = true;
+	p->bind_alua_state = true;
+	p->numa_node_id = -1;
+	p->lb_per_pb_exp = true;
+	p->opt_trans_len = VDISK_DEF_OPT_TRANS_LEN;
+
+	ret = vdisk_params_refused(p, name, line);
+	if (ret)
+		return ret;
 
 	if (kind != VDISK_KIND_NULLIO) {
 		v = scst_mgmt_get_param(line, "filename");
@@ -450,9 +490,8 @@ int vdisk_params_parse(const char *name, enum vdisk_kind kind,
 				 name);
 			return -EINVAL;
 		}
-		if (v[0] != '/')
-			return vdisk_params_fail(p, name, "filename", v,
-						 "not an absolute path");
+		if (vdisk_check_filename(v, &why))
+			return vdisk_params_fail(p, name, "filename", v, why);
 		p->filename = v;
 	} else {
 		ret = vdisk_param_size(p, name, line);
@@ -462,10 +501,9 @@ int vdisk_params_parse(const char *name, enum vdisk_kind kind,
 
 	v = scst_mgmt_get_param(line, "blocksize");
 	if (v) {
-		/* what the INQUIRY and READ CAPACITY code is tested with */
-		if (scst_mgmt_parse_u64(v, &bs) || (bs != 512 && bs != 4096))
+		if (scst_mgmt_parse_u64(v, &bs) || vdisk_check_block_size(bs))
 			return vdisk_params_fail(p, name, "blocksize", v,
-						 "must be 512 or 4096");
+						 "must be a power of two from 512 to 4096");
 		p->block_size = (u32)bs;
 	}
 
@@ -481,11 +519,199 @@ int vdisk_params_parse(const char *name, enum vdisk_kind kind,
 	      vdisk_param_bool(p, name, line, "rotational", &p->rotational,
 			       NULL) ?:
 	      vdisk_param_bool(p, name, line, "removable", &p->removable,
-			       NULL);
+			       NULL) ?:
+	      vdisk_param_bool(p, name, line, "active", &p->active, NULL) ?:
+	      vdisk_param_bool(p, name, line, "bind_alua_state",
+			       &p->bind_alua_state, NULL) ?:
+	      vdisk_param_bool(p, name, line, "lb_per_pb_exp",
+			       &p->lb_per_pb_exp, NULL) ?:
+	      vdisk_param_bool(p, name, line, "read_zero", &p->read_zero,
+			       NULL) ?:
+	      vdisk_param_bool(p, name, line, "dummy", &p->dummy, NULL);
 	if (ret)
 		return ret;
 
+	v = scst_mgmt_get_param(line, "numa_node_id");
+	if (v && vdisk_parse_numa_node(v, &p->numa_node_id, &why))
+		return vdisk_params_fail(p, name, "numa_node_id", v, why);
+	/*
+	 * whole blocks of the smallest size here, of the one the back end
+	 * picks when it opens the device
+	 */
+	v = scst_mgmt_get_param(line, "opt_trans_len");
+	if (v) {
+		if (vdisk_parse_opt_trans_len(v, p->block_size ?: 512,
+					      &p->opt_trans_len, &why))
+			return vdisk_params_fail(p, name, "opt_trans_len", v,
+						 why);
+		p->opt_trans_len_set = true;
+	}
+
 	return vdisk_params_ident(p, name, line);
+}
+
+/**
+ * vdisk_unsupported_param() - why an SCST parameter cannot be honoured
+ * @key: the parameter (or attribute) name
+ * @val: its value
+ *
+ * cluster_mode=1 needs persistent reservations shared between the nodes
+ * of a cluster (issue 34); cluster_mode=0 is what every device does. The
+ * dif_* parameters ask for T10 protection information (SBC-3 4.22), which
+ * neither the core nor the back ends carry.
+ *
+ * Return: the reason to log, or NULL when @key=@val is supported.
+ */
+const char *vdisk_unsupported_param(const char *key, const char *val)
+{
+	if (!strcmp(key, "cluster_mode"))
+		return strcmp(val, "0") ?
+			"cluster_mode: not supported yet (issue 34)" : NULL;
+	if (!strncmp(key, "dif_", 4))
+		return "T10 protection information (DIF) is not supported";
+	return NULL;
+}
+
+/**
+ * vdisk_check_block_size() - is @bs a logical block size we support
+ * @bs: bytes
+ *
+ * SBC-3 4.4: any power of two from 512 to 4096, as SCST.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vdisk_check_block_size(u64 bs)
+{
+	if (bs < 512 || bs > 4096 || (bs & (bs - 1)))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * vdisk_check_filename() - is @v a backing store name
+ * @v: the name, without a newline
+ * @why: receives why not
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vdisk_check_filename(const char *v, const char **why)
+{
+	if (v[0] != '/') {
+		*why = "not an absolute path";
+		return -EINVAL;
+	}
+	if (strlen(v) >= 4096) {
+		*why = "longer than 4095 characters";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * vdisk_parse_opt_trans_len() - the opt_trans_len value
+ * @v: bytes, as SCST takes it
+ * @block_size: the device's block size; 0 when not known yet (the check
+ *	is then made when the device is opened)
+ * @out: receives the value
+ * @why: receives why @v is refused
+ *
+ * SBC-3 6.6.4: VPD page B0h reports it in logical blocks, so it must be
+ * whole blocks; 0 reports no optimal length.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vdisk_parse_opt_trans_len(const char *v, u32 block_size, u32 *out,
+			      const char **why)
+{
+	u64 val;
+
+	if (scst_mgmt_parse_u64(v, &val) || val > U32_MAX) {
+		*why = "not a length in bytes below 4 GiB";
+		return -EINVAL;
+	}
+	if (block_size && (val & (block_size - 1))) {
+		*why = "not a multiple of the block size";
+		return -EINVAL;
+	}
+	*out = (u32)val;
+	return 0;
+}
+
+/**
+ * vdisk_parse_numa_node() - the numa_node_id value
+ * @v: -1 or a node number
+ * @node: receives it
+ * @why: receives why @v is refused
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vdisk_parse_numa_node(const char *v, int *node, const char **why)
+{
+	u64 val;
+
+	if (!strcmp(v, "-1")) {
+		*node = -1;
+		return 0;
+	}
+	if (scst_mgmt_parse_u64(v, &val) || val >= VDISK_MAX_NUMA_NODES) {
+		*why = "not -1 or a NUMA node number";
+		return -EINVAL;
+	}
+	*node = (int)val;
+	return 0;
+}
+
+/**
+ * vdisk_parse_new_size() - a size written to a live device
+ * @v: the value of size (@shift 0) or size_mb (@shift 20)
+ * @shift: log2 of its unit
+ * @block_size: the device's block size
+ * @out: receives the size in bytes
+ * @why: receives why @v is refused
+ *
+ * At least one block, whole blocks (SBC-3 4.4), no larger than a loff_t.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vdisk_parse_new_size(const char *v, unsigned int shift, u32 block_size,
+			 u64 *out, const char **why)
+{
+	u64 val;
+
+	if (scst_mgmt_parse_u64(v, &val) || !val ||
+	    val > (VDISK_MAX_SIZE >> shift)) {
+		*why = shift ? "not a size in MiB" : "not a size in bytes";
+		return -EINVAL;
+	}
+	val <<= shift;
+	if (val & (block_size - 1)) {
+		*why = "not a multiple of the block size";
+		return -EINVAL;
+	}
+	*out = val;
+	return 0;
+}
+
+/**
+ * vdisk_lbppbe() - LOGICAL BLOCKS PER PHYSICAL BLOCK EXPONENT
+ * @lb_per_pb_exp: the attribute: 0 reports 0
+ * @phys_block_size: the backing store's physical block size in bytes
+ * @block_size: the logical block size
+ *
+ * SBC-3 5.16.2 (READ CAPACITY(16) byte 13): log2(physical / logical), 0
+ * when the logical block is the larger, as SCST 3.11 computes it.
+ *
+ * Return: the exponent.
+ */
+u8 vdisk_lbppbe(bool lb_per_pb_exp, u32 phys_block_size, u32 block_size)
+{
+	u8 e = 0;
+
+	if (!lb_per_pb_exp || !block_size)
+		return 0;
+	while (e < 15 && ((u64)block_size << (e + 1)) <= phys_block_size)
+		e++;
+	return e;
 }
 
 /**
@@ -508,8 +734,7 @@ int vdisk_geometry(const char *name, const char *what, u64 backing_size,
 		   u32 block_size, bool size_set, u64 *size, char *err,
 		   size_t errlen)
 {
-	if (block_size < 512 || block_size > 4096 ||
-	    (block_size & (block_size - 1))) {
+	if (vdisk_check_block_size(block_size)) {
 		snprintf(err, errlen, "%s: block size %u of %s is not supported",
 			 name, block_size, what);
 		return -EINVAL;

@@ -37,6 +37,15 @@
 /* Defaults of the add_device parameters (SCST's). */
 #define VDISK_DEF_BLOCK_SIZE	512
 #define VDISK_DEF_NULLIO_MB	4096ULL
+/* OPTIMAL TRANSFER LENGTH in bytes (SCST 3.11's DEF_OPT_TRANS_LEN) */
+#define VDISK_DEF_OPT_TRANS_LEN	524288U
+/*
+ * The physical block size lb_per_pb_exp=1 reports where the back end has
+ * no block device to ask (fileio, nullio): SCST 3.11 assumes 4096
+ */
+#define VDISK_DEF_PHYS_BS	4096U
+/* numa_node_id: -1 (none, the default) or a node below this (MAX_NUMNODES) */
+#define VDISK_MAX_NUMA_NODES	1024
 
 /* Largest size in bytes: a loff_t */
 #define VDISK_MAX_SIZE		(U64_MAX >> 1)
@@ -146,6 +155,16 @@ u8 vdisk_identity_eui64(const struct vdisk_identity *id,
  * @thin_set: thin_provisioned= was given
  * @rotational: rotational=, default 1
  * @removable: removable=
+ * @active: active=, default 1: 0 creates the device without opening
+ *	@filename (SCST's deferred open for active/passive pairs)
+ * @bind_alua_state: bind_alua_state=, default 1 (blockio)
+ * @numa_node_id: numa_node_id=, default -1 (no node)
+ * @lb_per_pb_exp: lb_per_pb_exp=, default 1: READ CAPACITY(16) reports
+ *	the physical block size (0: reports one block per physical block)
+ * @opt_trans_len: opt_trans_len= in bytes, default VDISK_DEF_OPT_TRANS_LEN
+ * @opt_trans_len_set: opt_trans_len= was given
+ * @read_zero: read_zero= (nullio)
+ * @dummy: dummy= (nullio): INQUIRY reports no device at this LUN
  * @ident: the identity attributes given (@ident.set says which)
  * @err: on failure, the one line to log (without a newline)
  */
@@ -163,6 +182,14 @@ struct vdisk_params {
 	bool thin_set;
 	bool rotational;
 	bool removable;
+	bool active;
+	bool bind_alua_state;
+	int numa_node_id;
+	bool lb_per_pb_exp;
+	u32 opt_trans_len;
+	bool opt_trans_len_set;
+	bool read_zero;
+	bool dummy;
 	struct vdisk_identity ident;
 	char err[VDISK_PARAMS_ERR_LEN];
 };
@@ -171,6 +198,15 @@ const char *const *vdisk_kind_params(enum vdisk_kind kind);
 int vdisk_params_parse(const char *name, enum vdisk_kind kind,
 		       const struct scst_mgmt_line *line,
 		       struct vdisk_params *p);
+int vdisk_check_block_size(u64 bs);
+int vdisk_check_filename(const char *v, const char **why);
+int vdisk_parse_opt_trans_len(const char *v, u32 block_size, u32 *out,
+			      const char **why);
+int vdisk_parse_numa_node(const char *v, int *node, const char **why);
+int vdisk_parse_new_size(const char *v, unsigned int shift, u32 block_size,
+			 u64 *out, const char **why);
+u8 vdisk_lbppbe(bool lb_per_pb_exp, u32 phys_block_size, u32 block_size);
+const char *vdisk_unsupported_param(const char *key, const char *val);
 int vdisk_geometry(const char *name, const char *what, u64 backing_size,
 		   u32 block_size, bool size_set, u64 *size, char *err,
 		   size_t errlen);

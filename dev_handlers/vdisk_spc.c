@@ -227,17 +227,21 @@ static void vdisk_fill_inq_params(struct scst_cmd *cmd,
 	p->lbprz = thin && vdev->be->lbprz;
 	p->block_size = vdev->block_size;
 	p->nblocks = READ_ONCE(cmd->dev->nblocks);
-	p->opt_xfer_gran = vdev->phys_blocks;
+	/* one physical block, as READ CAPACITY(16) reports it */
+	p->opt_xfer_gran = 1u << vdisk_lbppbe(READ_ONCE(vdev->lb_per_pb_exp),
+					      vdev->phys_bs, vdev->block_size);
 	p->max_unmap_lba_count = thin ? U32_MAX : 0;
 	p->max_unmap_desc = thin ? VDISK_MAX_UNMAP_DESCS : 0;
 	p->unmap_gran = thin ? vdev->unmap_gran : 0;
 	/*
 	 * SBC-3 6.5.3: what scst_cdb_parse() enforces. The optimal length
-	 * is 1 MiB at most: it amortizes a command's cost, and Linux
-	 * initiators size their readahead from it.
+	 * is opt_trans_len (SCST's, 512 KiB by default; Linux initiators
+	 * size their I/O from it), no more than the maximum: a host ignores
+	 * an optimal length above it.
 	 */
 	p->max_xfer_len = scst_cmd_max_transfer(cmd) >> vdev->block_shift;
-	p->opt_xfer_len = min_t(u32, scst_cmd_max_transfer(cmd), SZ_1M) >>
+	p->opt_xfer_len = min_t(u32, scst_cmd_max_transfer(cmd),
+				READ_ONCE(vdev->opt_trans_len)) >>
 			  vdev->block_shift;
 	p->max_ws_len = min_t(u64, VDISK_MAX_WS_BYTES,
 			      scst_cmd_max_transfer(cmd)) >> vdev->block_shift;
@@ -290,6 +294,13 @@ static void vdisk_exec_inquiry(struct scst_cmd *cmd)
 	vdisk_fill_inq_params(cmd, ii, &p);
 	len = scst_build_inquiry(cmd->cdb, cmd->cdb_len, &p, buf,
 				 VDISK_EMUL_BUF_LEN, &err);
+	/*
+	 * nullio's dummy: PERIPHERAL QUALIFIER 001b, DEVICE TYPE 1Fh (SPC-4
+	 * 6.6.2): no device is connected here, so hosts add no disk for the
+	 * LUN (a LUN 0 placeholder), as SCST
+	 */
+	if (len > 0 && READ_ONCE(vdisk_cmd_vdev(cmd)->dummy))
+		buf[0] = 1 << 5 | 0x1f;
 	vdisk_emul_done(cmd, buf, len, &err);
 	kfree(ii);
 }
@@ -305,7 +316,10 @@ static void vdisk_exec_read_capacity(struct scst_cmd *cmd, bool cap16)
 
 	if (cap16)
 		len = scst_build_read_capacity16(vdev->block_size, nblocks,
-						 ilog2(vdev->phys_blocks), thin,
+						 vdisk_lbppbe(READ_ONCE(vdev->lb_per_pb_exp),
+							      vdev->phys_bs,
+							      vdev->block_size),
+						 thin,
 						 thin && vdev->be->lbprz, buf,
 						 sizeof(buf));
 	else
@@ -874,20 +888,7 @@ static bool vdisk_exec_sync_cache(struct scst_cmd *cmd)
 	return true;
 }
 
-/**
- * vdisk_exec() - ->exec() of the three vdisk handlers
- * @cmd: the command, parsed by the core
- *
- * REPORT LUNS, REQUEST SENSE and RESERVE/RELEASE never get here (the core
- * answers them); other commands this handler does not know are returned to
- * the core, which fails them with INVALID COMMAND OPERATION CODE.
- *
- * Return: SCST_EXEC_COMPLETED when the command is done or will complete
- * with scst_cmd_exec_done(), SCST_EXEC_NEED_THREAD when it must run where
- * it may sleep (see vdisk_cmd_may_sleep()), SCST_EXEC_NOT_HANDLED
- * otherwise.
- */
-enum scst_exec_res vdisk_exec(struct scst_cmd *cmd)
+static enum scst_exec_res vdisk_exec_cmd(struct scst_cmd *cmd)
 {
 	const u8 *cdb = cmd->cdb;
 	bool async = false;
@@ -981,4 +982,95 @@ enum scst_exec_res vdisk_exec(struct scst_cmd *cmd)
 	if (!async)
 		scst_cmd_exec_done(cmd);
 	return SCST_EXEC_COMPLETED;
+}
+
+/* cmd->dh_flags: the command holds vdev->media_ref */
+#define VDISK_CMD_MEDIA		BIT(0)
+
+/*
+ * The commands that reach the backing store, or report its capacity: with
+ * active=0 there is none open, and they get NOT READY, MEDIUM NOT PRESENT
+ * (SPC-4 4.5.6) as in SCST; INQUIRY, MODE SENSE/SELECT, TEST UNIT READY
+ * and the commands the core answers keep working.
+ */
+static bool vdisk_needs_medium(const u8 *cdb)
+{
+	switch (cdb[0]) {
+	case SCST_OP_READ_6:
+	case SCST_OP_READ_10:
+	case SCST_OP_READ_12:
+	case SCST_OP_READ_16:
+	case SCST_OP_WRITE_6:
+	case SCST_OP_WRITE_10:
+	case SCST_OP_WRITE_12:
+	case SCST_OP_WRITE_16:
+	case SCST_OP_WRITE_VERIFY_10:
+	case SCST_OP_WRITE_VERIFY_12:
+	case SCST_OP_WRITE_VERIFY_16:
+	case SCST_OP_VERIFY_10:
+	case SCST_OP_VERIFY_12:
+	case SCST_OP_VERIFY_16:
+	case SCST_OP_PRE_FETCH_10:
+	case SCST_OP_PRE_FETCH_16:
+	case SCST_OP_COMPARE_AND_WRITE:
+	case SCST_OP_WRITE_SAME_10:
+	case SCST_OP_WRITE_SAME_16:
+	case SCST_OP_UNMAP:
+	case SCST_OP_SYNCHRONIZE_CACHE_10:
+	case SCST_OP_SYNCHRONIZE_CACHE_16:
+	case SCST_OP_READ_CAPACITY_10:
+		return true;
+	case SCST_OP_SERVICE_ACTION_IN_16:
+		return (cdb[1] & 0x1f) == SCST_SAI_READ_CAPACITY_16 ||
+		       (cdb[1] & 0x1f) == SCST_SAI_GET_LBA_STATUS;
+	default:
+		return false;
+	}
+}
+
+/**
+ * vdisk_exec() - ->exec() of the three vdisk handlers
+ * @cmd: the command, parsed by the core
+ *
+ * REPORT LUNS, REQUEST SENSE and RESERVE/RELEASE never get here (the core
+ * answers them); other commands this handler does not know are returned to
+ * the core, which fails them with INVALID COMMAND OPERATION CODE. A
+ * command that reaches the backing store holds the device's media_ref
+ * until it is freed (vdisk_on_free_cmd()), so that active=0 closes the
+ * backing store only once none uses it.
+ *
+ * Return: SCST_EXEC_COMPLETED when the command is done or will complete
+ * with scst_cmd_exec_done(), SCST_EXEC_NEED_THREAD when it must run where
+ * it may sleep (see vdisk_cmd_may_sleep()), SCST_EXEC_NOT_HANDLED
+ * otherwise.
+ */
+enum scst_exec_res vdisk_exec(struct scst_cmd *cmd)
+{
+	struct vdisk_dev *vdev = vdisk_cmd_vdev(cmd);
+
+	/* a command sent back with NEED_THREAD holds it already */
+	if (!(cmd->dh_flags & VDISK_CMD_MEDIA) &&
+	    vdisk_needs_medium(cmd->cdb)) {
+		if (!percpu_ref_tryget_live(&vdev->media_ref)) {
+			scst_set_cmd_error(cmd, SCST_SENSE_MEDIUM_NOT_PRESENT);
+			scst_cmd_exec_done(cmd);
+			return SCST_EXEC_COMPLETED;
+		}
+		cmd->dh_flags |= VDISK_CMD_MEDIA;
+	}
+	return vdisk_exec_cmd(cmd);
+}
+
+/**
+ * vdisk_on_free_cmd() - ->on_free_cmd() of the three vdisk handlers
+ * @cmd: the command, done
+ *
+ * Any context.
+ */
+void vdisk_on_free_cmd(struct scst_cmd *cmd)
+{
+	if (cmd->dh_flags & VDISK_CMD_MEDIA) {
+		cmd->dh_flags &= ~VDISK_CMD_MEDIA;
+		percpu_ref_put(&vdisk_cmd_vdev(cmd)->media_ref);
+	}
 }

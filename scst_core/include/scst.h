@@ -500,6 +500,7 @@ struct scst_tgt {
  * @sense: sense data; @sense_len its length (0: none)
  * @tgt_priv: the target driver's private data
  * @dh_priv: the device handler's private data
+ * @dh_flags: the device handler's flags, zero when the command is made
  */
 struct scst_cmd {
 	struct scst_session *sess;
@@ -536,6 +537,7 @@ struct scst_cmd {
 
 	void *tgt_priv;
 	void *dh_priv;
+	unsigned long dh_flags;
 
 	/* private to the core */
 	int state;

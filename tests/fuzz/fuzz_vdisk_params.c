@@ -122,8 +122,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 							       "filename"));
 		FUZZ_CHECK(!p.size_set);
 	}
-	FUZZ_CHECK(p.block_size == 0 || p.block_size == 512 ||
-		   p.block_size == 4096);
+	FUZZ_CHECK(p.block_size == 0 ||
+		   (p.block_size >= 512 && p.block_size <= 4096 &&
+		    !(p.block_size & (p.block_size - 1))));
+	/* whole blocks of the block size given, or of 512 */
+	FUZZ_CHECK(!(p.opt_trans_len & ((p.block_size ?: 512) - 1)));
+	FUZZ_CHECK(p.opt_trans_len_set ==
+		   !!scst_mgmt_get_param(&line, "opt_trans_len"));
+	FUZZ_CHECK(p.numa_node_id >= -1 &&
+		   p.numa_node_id < VDISK_MAX_NUMA_NODES);
+	/* what cannot be honoured never gets through */
+	FUZZ_CHECK(!scst_mgmt_get_param(&line, "cluster_mode") ||
+		   !strcmp(scst_mgmt_get_param(&line, "cluster_mode"), "0"));
+	FUZZ_CHECK(!scst_mgmt_get_param(&line, "dif_mode") &&
+		   !scst_mgmt_get_param(&line, "dif_type") &&
+		   !scst_mgmt_get_param(&line, "dif_static_app_tag") &&
+		   !scst_mgmt_get_param(&line, "dif_filename"));
 	FUZZ_CHECK(!p.block_size == !scst_mgmt_get_param(&line, "blocksize"));
 	FUZZ_CHECK(p.thin_set == !!scst_mgmt_get_param(&line,
 						       "thin_provisioned"));

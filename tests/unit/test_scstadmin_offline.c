@@ -36,10 +36,41 @@ static void test_vdisk_params_known(void **state)
 	assert_null(offline_dev_attrs("vcdrom"));
 }
 
+/* -check_config refuses what the modules refuse, with the same reason */
+static void test_refusals_agree(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "cluster_mode", "0" }, { "cluster_mode", "1" },
+		{ "cluster_mode", "yes" }, { "dif_mode", "dev_check" },
+		{ "dif_type", "1" }, { "dif_static_app_tag", "0x1234" },
+		{ "dif_filename", "/a" }, { "read_zero", "1" },
+		{ "active", "0" }, { "filename", "/a" },
+	};
+	const char *a, *b;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		a = offline_refusal(cases[i][0], cases[i][1]);
+		b = vdisk_unsupported_param(cases[i][0], cases[i][1]);
+		if (!a || !b) {
+			if (a != b)
+				fail_msg("%s=%s: scstadmin '%s', modules '%s'",
+					 cases[i][0], cases[i][1],
+					 a ? a : "(accepted)",
+					 b ? b : "(accepted)");
+			continue;
+		}
+		assert_string_equal(a, b);
+	}
+	assert_null(offline_refusal("cluster_mode", "0"));
+	assert_non_null(offline_refusal("cluster_mode", "1"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vdisk_params_known),
+		cmocka_unit_test(test_refusals_agree),
 	};
 
 	return cmocka_run_group_tests_name("scstadmin_offline", tests, NULL,

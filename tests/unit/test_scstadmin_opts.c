@@ -112,6 +112,30 @@ static const struct opt_case cases[] = {
 	  A("-check_config", "@CONF"), .env = NOSCST, .rc = EXIT_WARN,
 	  .conf = "HANDLER vdisk_fileio {\n\tDEVICE f1 {\n\t\tfilenme /a\n\t}\n}\n",
 	  .err = ".conf:3: DEVICE f1 of vdisk_fileio: unknown attribute 'filenme'" },
+	/* SCST's attributes scst-ng cannot honour: named, with the reason */
+	{ "check_config without SCST: cluster_mode",
+	  A("-check_config", "@CONF"), .env = NOSCST, .rc = EXIT_WARN,
+	  .conf = "HANDLER vdisk_blockio {\n\tDEVICE b1 {\n\t\tfilename /dev/sdb\n\t\tcluster_mode 1\n\t}\n}\n",
+	  .err = ".conf:4: DEVICE b1 of vdisk_blockio: 'cluster_mode 1' cannot be honoured: cluster_mode: not supported yet (issue 34); remove it" },
+	{ "check_config without SCST: DIF",
+	  A("-check_config", "@CONF"), .env = NOSCST, .rc = EXIT_WARN,
+	  .conf = "HANDLER vdisk_nullio {\n\tDEVICE n1 {\n\t\tdif_mode dev_check\n\t}\n}\n",
+	  .err = ".conf:3: DEVICE n1 of vdisk_nullio: 'dif_mode dev_check' cannot be honoured: T10 protection information (DIF) is not supported" },
+	/* with the modules: refused before anything changes */
+	{ "check_config: cluster_mode 1", A("-check_config", "@CONF"),
+	  .rc = EXIT_CONFIG,
+	  .conf = "HANDLER vdisk_nullio {\n\tDEVICE n9 {\n\t\tcluster_mode 1\n\t}\n}\n",
+	  .err = ".conf:3: DEVICE n9 of vdisk_nullio: 'cluster_mode 1' cannot be honoured: cluster_mode: not supported yet (issue 34)" },
+	{ "config: dif_type", A("-config", "@CONF"), .rc = EXIT_CONFIG,
+	  .conf = "HANDLER vdisk_nullio {\n\tDEVICE n9 {\n\t\tdif_type 1\n\t}\n}\n",
+	  .err = "1 attribute(s) the modules cannot honour (above): nothing changed" },
+	/* ... and the ones it honours pass */
+	{ "check_config without SCST: SCST 3.11 knobs",
+	  A("-check_config", "@CONF"), .env = NOSCST,
+	  .conf = "HANDLER vdisk_fileio {\n\tDEVICE f1 {\n\t\tfilename /a\n\t\tactive 0\n\t\tlb_per_pb_exp 0\n\t\topt_trans_len 1048576\n\t\tcluster_mode 0\n\t}\n}\n"
+		  "HANDLER vdisk_nullio {\n\tDEVICE n1 {\n\t\tread_zero 1\n\t\tdummy 1\n\t\tnuma_node_id 0\n\t}\n}\n"
+		  "HANDLER vdisk_blockio {\n\tDEVICE b1 {\n\t\tfilename /dev/sdb\n\t\tbind_alua_state 0\n\t}\n}\n",
+	  .out = "configuration is valid as far as a file can be checked" },
 	{ "check_config without SCST: unknown handler",
 	  A("-check_config", "@CONF"), .env = NOSCST, .rc = EXIT_WARN,
 	  .conf = "HANDLER vcdrom {\n\tDEVICE c1\n}\n",

@@ -104,6 +104,26 @@ static void test_reopen_check_config(void **state)
 	check_file("handlers/vdisk_fileio/mgmt", FILEIO_USAGE);
 }
 
+/*
+ * A vdisk's filename is writable (SCST 3.11), but only while the device is
+ * inactive: a new one in the file still closes and re-opens the device
+ * rather than write a live device's filename
+ */
+static void test_reopen_writable_filename(void **state)
+{
+	const char *path = conf_with("\t\tfilename /b\n");
+	struct res r;
+
+	(void)state;
+	fake_put_mode("devices/d1/filename", "/a\n[key]\n", 0644);
+	r = run("-check_config", path, NULL);
+	assert_int_equal(r.rc, 0);
+	if (!strstr(r.out, "would close device d1 (vdisk_fileio) to re-open it: filename '/a' -> '/b'") ||
+	    strstr(r.out, "attribute filename"))
+		fail_msg("stdout '%s'", r.out);
+	res_free(&r);
+}
+
 /* Where @what is in @s, failing the test if it is not. */
 static size_t pos(const char *s, const char *what)
 {
@@ -197,6 +217,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		TEST(test_reopen_needs_force),
 		TEST(test_reopen_check_config),
+		TEST(test_reopen_writable_filename),
 		TEST(test_reopen_force),
 		TEST(test_no_reopen_when_writable),
 		TEST(test_no_reopen_for_other_attrs),

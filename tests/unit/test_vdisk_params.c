@@ -158,31 +158,33 @@ static const struct bad_case bad_cases[] = {
 	  "d1: filename=dev/sdb: not an absolute path" },
 	{ VDISK_KIND_BLOCKIO, "filename=./x", PARAMS,
 	  "d1: filename=./x: not an absolute path" },
-	/* blocksize: 512 or 4096 only */
+	/* blocksize: a power of two from 512 to 4096 (SBC-3 4.4) */
 	{ VDISK_KIND_BLOCKIO, "filename=/a;blocksize=0", PARAMS,
-	  "d1: blocksize=0: must be 512 or 4096" },
+	  "d1: blocksize=0: must be a power of two from 512 to 4096" },
 	{ VDISK_KIND_BLOCKIO, "filename=/a;blocksize=1000", PARAMS,
-	  "d1: blocksize=1000: must be 512 or 4096" },
+	  "d1: blocksize=1000: must be a power of two from 512 to 4096" },
 	{ VDISK_KIND_BLOCKIO, "filename=/a;blocksize=256", PARAMS,
-	  "d1: blocksize=256: must be 512 or 4096" },
-	{ VDISK_KIND_BLOCKIO, "filename=/a;blocksize=1024", PARAMS,
-	  "d1: blocksize=1024: must be 512 or 4096" },
+	  "d1: blocksize=256: must be a power of two from 512 to 4096" },
+	{ VDISK_KIND_BLOCKIO, "filename=/a;blocksize=1536", PARAMS,
+	  "d1: blocksize=1536: must be a power of two from 512 to 4096" },
+	{ VDISK_KIND_BLOCKIO, "filename=/a;blocksize=511", PARAMS,
+	  "d1: blocksize=511: must be a power of two from 512 to 4096" },
 	{ VDISK_KIND_BLOCKIO, "filename=/a;blocksize=8192", PARAMS,
-	  "d1: blocksize=8192: must be 512 or 4096" },
+	  "d1: blocksize=8192: must be a power of two from 512 to 4096" },
 	{ VDISK_KIND_NULLIO, "blocksize=4097", PARAMS,
-	  "d1: blocksize=4097: must be 512 or 4096" },
+	  "d1: blocksize=4097: must be a power of two from 512 to 4096" },
 	/* not octal, as kstrtou64(.., 0, ..) would read it */
 	{ VDISK_KIND_NULLIO, "blocksize=01000", PARAMS,
-	  "d1: blocksize=01000: must be 512 or 4096" },
+	  "d1: blocksize=01000: must be a power of two from 512 to 4096" },
 	{ VDISK_KIND_NULLIO, "blocksize=-512", PARAMS,
-	  "d1: blocksize=-512: must be 512 or 4096" },
+	  "d1: blocksize=-512: must be a power of two from 512 to 4096" },
 	{ VDISK_KIND_NULLIO, "blocksize=512x", PARAMS,
-	  "d1: blocksize=512x: must be 512 or 4096" },
+	  "d1: blocksize=512x: must be a power of two from 512 to 4096" },
 	/* 2^64 + 512: no wrap to 512 */
 	{ VDISK_KIND_NULLIO, "blocksize=18446744073709552128", PARAMS,
-	  "d1: blocksize=18446744073709552128: must be 512 or 4096" },
+	  "d1: blocksize=18446744073709552128: must be a power of two from 512 to 4096" },
 	{ VDISK_KIND_NULLIO, "blocksize=0x10000000000000200", PARAMS,
-	  "d1: blocksize=0x10000000000000200: must be 512 or 4096" },
+	  "d1: blocksize=0x10000000000000200: must be a power of two from 512 to 4096" },
 	/* booleans */
 	{ VDISK_KIND_FILEIO, "filename=/a;read_only=2", PARAMS,
 	  "d1: read_only=2: the value must be 0 or 1" },
@@ -246,6 +248,54 @@ static const struct bad_case bad_cases[] = {
 	  "d1: size_mb=8796093022208: not a size in MiB" },
 	{ VDISK_KIND_NULLIO, "size_mb=17592186044416", PARAMS,
 	  "d1: size_mb=17592186044416: not a size in MiB" },
+	/* the SCST knobs: booleans, numbers and their limits */
+	{ VDISK_KIND_FILEIO, "filename=/a;active=2", PARAMS,
+	  "d1: active=2: the value must be 0 or 1" },
+	{ VDISK_KIND_BLOCKIO, "filename=/a;bind_alua_state=on", PARAMS,
+	  "d1: bind_alua_state=on: the value must be 0 or 1" },
+	{ VDISK_KIND_NULLIO, "lb_per_pb_exp=3", PARAMS,
+	  "d1: lb_per_pb_exp=3: the value must be 0 or 1" },
+	{ VDISK_KIND_NULLIO, "read_zero=-1", PARAMS,
+	  "d1: read_zero=-1: the value must be 0 or 1" },
+	{ VDISK_KIND_NULLIO, "dummy=01", PARAMS,
+	  "d1: dummy=01: the value must be 0 or 1" },
+	{ VDISK_KIND_NULLIO, "numa_node_id=1024", PARAMS,
+	  "d1: numa_node_id=1024: not -1 or a NUMA node number" },
+	{ VDISK_KIND_NULLIO, "numa_node_id=-2", PARAMS,
+	  "d1: numa_node_id=-2: not -1 or a NUMA node number" },
+	{ VDISK_KIND_NULLIO, "numa_node_id=x", PARAMS,
+	  "d1: numa_node_id=x: not -1 or a NUMA node number" },
+	{ VDISK_KIND_NULLIO, "opt_trans_len=4294967296", PARAMS,
+	  "d1: opt_trans_len=4294967296: not a length in bytes below 4 GiB" },
+	{ VDISK_KIND_NULLIO, "opt_trans_len=-1", PARAMS,
+	  "d1: opt_trans_len=-1: not a length in bytes below 4 GiB" },
+	{ VDISK_KIND_NULLIO, "blocksize=4096;opt_trans_len=6144", PARAMS,
+	  "d1: opt_trans_len=6144: not a multiple of the block size" },
+	{ VDISK_KIND_NULLIO, "opt_trans_len=100", PARAMS,
+	  "d1: opt_trans_len=100: not a multiple of the block size" },
+	/* per handler, as SCST's lists */
+	{ VDISK_KIND_NULLIO, "active=1", KEYS, "active" },
+	{ VDISK_KIND_FILEIO, "filename=/a;bind_alua_state=1", KEYS,
+	  "bind_alua_state" },
+	{ VDISK_KIND_FILEIO, "filename=/a;dummy=1", KEYS, "dummy" },
+	{ VDISK_KIND_BLOCKIO, "filename=/a;read_zero=1", KEYS, "read_zero" },
+	{ VDISK_KIND_NULLIO, "dif_filename=/a", KEYS, "dif_filename" },
+	/* SCST's that cannot be honoured: refused by name, with the reason */
+	{ VDISK_KIND_BLOCKIO, "filename=/a;cluster_mode=1", PARAMS,
+	  "d1: cluster_mode=1: cluster_mode: not supported yet (issue 34)" },
+	{ VDISK_KIND_NULLIO, "cluster_mode=yes", PARAMS,
+	  "d1: cluster_mode=yes: cluster_mode: not supported yet (issue 34)" },
+	{ VDISK_KIND_FILEIO, "filename=/a;dif_mode=dev_check", PARAMS,
+	  "d1: dif_mode=dev_check: T10 protection information (DIF) is not supported" },
+	{ VDISK_KIND_NULLIO, "dif_type=1", PARAMS,
+	  "d1: dif_type=1: T10 protection information (DIF) is not supported" },
+	{ VDISK_KIND_NULLIO, "dif_static_app_tag=0x1234", PARAMS,
+	  "d1: dif_static_app_tag=0x1234: T10 protection information (DIF) is not supported" },
+	{ VDISK_KIND_BLOCKIO, "filename=/a;dif_filename=/b", PARAMS,
+	  "d1: dif_filename=/b: T10 protection information (DIF) is not supported" },
+	/* ... before any other value is looked at */
+	{ VDISK_KIND_BLOCKIO, "filename=a;cluster_mode=1", PARAMS,
+	  "d1: cluster_mode=1: cluster_mode: not supported yet (issue 34)" },
 	/* the first bad parameter in the handler's order is named */
 	{ VDISK_KIND_NULLIO, "usn=\xff;read_only=3", PARAMS,
 	  "d1: read_only=3: the value must be 0 or 1" },
@@ -329,6 +379,123 @@ static void test_geometry(void **state)
 					&size, err, sizeof(err)), 0);
 }
 
+/* The SCST 3.11 knobs: defaults, and good values of each */
+static void test_scst_knobs(void **state)
+{
+	struct run r;
+
+	(void)state;
+	assert_int_equal(run(&r, VDISK_KIND_BLOCKIO, "filename=/dev/sdb"), OK);
+	/* SCST's defaults */
+	assert_true(r.p.active && r.p.bind_alua_state && r.p.lb_per_pb_exp);
+	assert_int_equal(r.p.numa_node_id, -1);
+	assert_int_equal(r.p.opt_trans_len, 524288);
+	assert_false(r.p.opt_trans_len_set || r.p.read_zero || r.p.dummy);
+	assert_int_equal(run(&r, VDISK_KIND_BLOCKIO,
+			     "filename=/dev/sdb;active=0;bind_alua_state=0;"
+			     "numa_node_id=0;lb_per_pb_exp=0;"
+			     "opt_trans_len=0x100000;cluster_mode=0"), OK);
+	assert_false(r.p.active || r.p.bind_alua_state || r.p.lb_per_pb_exp);
+	assert_int_equal(r.p.numa_node_id, 0);
+	assert_int_equal(r.p.opt_trans_len, 1 << 20);
+	assert_true(r.p.opt_trans_len_set);
+	assert_int_equal(run(&r, VDISK_KIND_NULLIO,
+			     "read_zero=1;dummy=1;numa_node_id=1023;"
+			     "blocksize=2048;opt_trans_len=0"), OK);
+	assert_true(r.p.read_zero && r.p.dummy);
+	assert_int_equal(r.p.numa_node_id, 1023);
+	assert_int_equal(r.p.block_size, 2048);
+	assert_int_equal(r.p.opt_trans_len, 0);
+	assert_int_equal(run(&r, VDISK_KIND_NULLIO, "blocksize=1024"), OK);
+	assert_int_equal(r.p.block_size, 1024);
+	/* the largest length in whole blocks of 512 bytes */
+	assert_int_equal(run(&r, VDISK_KIND_FILEIO,
+			     "filename=/a;opt_trans_len=4294966784"), OK);
+	assert_int_equal(r.p.opt_trans_len, U32_MAX & ~511U);
+}
+
+/* The checks of the values written to a live device's attributes */
+static void test_live_values(void **state)
+{
+	const char *why = NULL;
+	u32 otl = 7;
+	u64 size = 7;
+	int node = 7;
+
+	(void)state;
+	assert_int_equal(vdisk_parse_opt_trans_len("8192", 4096, &otl, &why),
+			 0);
+	assert_int_equal(otl, 8192);
+	assert_int_equal(vdisk_parse_opt_trans_len("4608", 4096, &otl, &why),
+			 -EINVAL);
+	assert_string_equal(why, "not a multiple of the block size");
+	assert_int_equal(otl, 8192);
+	assert_int_equal(vdisk_parse_opt_trans_len("", 512, &otl, &why),
+			 -EINVAL);
+	assert_int_equal(vdisk_parse_numa_node("-1", &node, &why), 0);
+	assert_int_equal(node, -1);
+	assert_int_equal(vdisk_parse_numa_node("-0", &node, &why), -EINVAL);
+	assert_int_equal(node, -1);
+	/* size (bytes) and size_mb (MiB): whole blocks, at least one */
+	assert_int_equal(vdisk_parse_new_size("1048576", 0, 4096, &size,
+					      &why), 0);
+	assert_int_equal(size, 1 << 20);
+	assert_int_equal(vdisk_parse_new_size("3", 20, 4096, &size, &why), 0);
+	assert_int_equal(size, 3 << 20);
+	assert_int_equal(vdisk_parse_new_size("1536", 0, 1024, &size, &why),
+			 -EINVAL);
+	assert_string_equal(why, "not a multiple of the block size");
+	assert_int_equal(size, 3 << 20);
+	assert_int_equal(vdisk_parse_new_size("0", 0, 512, &size, &why),
+			 -EINVAL);
+	assert_string_equal(why, "not a size in bytes");
+	assert_int_equal(vdisk_parse_new_size("0", 20, 512, &size, &why),
+			 -EINVAL);
+	assert_string_equal(why, "not a size in MiB");
+	assert_int_equal(vdisk_parse_new_size("8796093022207", 20, 512, &size,
+					      &why), 0);
+	assert_int_equal(vdisk_parse_new_size("8796093022208", 20, 512, &size,
+					      &why), -EINVAL);
+	assert_int_equal(vdisk_parse_new_size("9223372036854775808", 0, 512,
+					      &size, &why), -EINVAL);
+	assert_int_equal(vdisk_parse_new_size("1M", 0, 512, &size, &why),
+			 -EINVAL);
+	/* filename: absolute */
+	assert_int_equal(vdisk_check_filename("/srv/a.img", &why), 0);
+	assert_int_equal(vdisk_check_filename("a.img", &why), -EINVAL);
+	assert_string_equal(why, "not an absolute path");
+	assert_int_equal(vdisk_check_filename("", &why), -EINVAL);
+	/* what the refusals say, and what is accepted */
+	assert_null(vdisk_unsupported_param("cluster_mode", "0"));
+	assert_string_equal(vdisk_unsupported_param("cluster_mode", "1"),
+			    "cluster_mode: not supported yet (issue 34)");
+	assert_non_null(vdisk_unsupported_param("dif_mode", ""));
+	assert_null(vdisk_unsupported_param("read_zero", "1"));
+	assert_int_equal(vdisk_check_block_size(2048), 0);
+	assert_int_equal(vdisk_check_block_size(3072), -EINVAL);
+	assert_int_equal(vdisk_check_block_size(8192), -EINVAL);
+}
+
+/* SBC-3 5.16.2 byte 13, as SCST 3.11 derives it */
+static void test_lbppbe(void **state)
+{
+	(void)state;
+	/* fileio and nullio: a 4096-byte physical block is assumed */
+	assert_int_equal(vdisk_lbppbe(true, 4096, 512), 3);
+	assert_int_equal(vdisk_lbppbe(true, 4096, 1024), 2);
+	assert_int_equal(vdisk_lbppbe(true, 4096, 2048), 1);
+	assert_int_equal(vdisk_lbppbe(true, 4096, 4096), 0);
+	/* blockio: the block device's physical block */
+	assert_int_equal(vdisk_lbppbe(true, 512, 512), 0);
+	assert_int_equal(vdisk_lbppbe(true, 512, 4096), 0);
+	assert_int_equal(vdisk_lbppbe(true, 65536, 512), 7);
+	assert_int_equal(vdisk_lbppbe(true, 0, 512), 0);
+	assert_int_equal(vdisk_lbppbe(true, 0x80000000U, 512), 15);
+	/* lb_per_pb_exp=0: always 0 */
+	assert_int_equal(vdisk_lbppbe(false, 4096, 512), 0);
+	assert_int_equal(vdisk_lbppbe(true, 4096, 0), 0);
+}
+
 static void test_lists(void **state)
 {
 	(void)state;
@@ -340,9 +507,9 @@ static void test_lists(void **state)
 			 vdisk_nullio_params);
 	assert_null(vdisk_kind_params((enum vdisk_kind)3));
 	/* what handlers/<h>/mgmt lists, in SCST's order */
-	assert_int_equal(count(vdisk_blockio_params), 17);
-	assert_int_equal(count(vdisk_fileio_params), 19);
-	assert_int_equal(count(vdisk_nullio_params), 16);
+	assert_int_equal(count(vdisk_blockio_params), 27);
+	assert_int_equal(count(vdisk_fileio_params), 28);
+	assert_int_equal(count(vdisk_nullio_params), 25);
 	assert_string_equal(vdisk_fileio_params[5], "o_direct");
 }
 
@@ -475,6 +642,9 @@ int main(void)
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_long_value),
 		cmocka_unit_test(test_geometry),
+		cmocka_unit_test(test_scst_knobs),
+		cmocka_unit_test(test_live_values),
+		cmocka_unit_test(test_lbppbe),
 		cmocka_unit_test(test_lists),
 	};
 

@@ -554,6 +554,19 @@ static int cmd_config(struct opts *o, bool check_only)
 				"SCST is not loaded: %s does not exist",
 				o->sysfs.root);
 	}
+	{
+		str_vec refused = { 0 };
+		int nref = conf_check_refusals(want, &refused);
+
+		print_warnings(&refused);
+		strs_free(&refused);
+		if (nref) {
+			tree_free(want);
+			return cmd_fail(EXIT_CONFIG,
+					"%s: %d attribute(s) the modules cannot honour (above): nothing changed",
+					fname, nref);
+		}
+	}
 	ret = reconcile(o, want, empty, check_only);
 	tree_free(want);
 	return ret;

@@ -223,7 +223,12 @@ static char *param_changes(const struct device *wd, const struct device *ld,
 		const struct attr *l = attr_find(&ld->attrs, w->key);
 		char *n;
 
-		if (!l || l->writable || !handler_has_param(lh, w->key) ||
+		/*
+		 * a vdisk's filename is writable only while the device is
+		 * inactive (active=0): a new one still means re-opening
+		 */
+		if (!l || (l->writable && strcmp(w->key, "filename")) ||
+		    !handler_has_param(lh, w->key) ||
 		    !strcmp(l->value, w->value))
 			continue;
 		n = xasprintf("%s%s%s '%s' -> '%s'", s ? s : "", s ? ", " : "",

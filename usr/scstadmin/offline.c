@@ -20,20 +20,29 @@
 #define VDISK_COMMON "blocksize", "read_only", "thin_provisioned", \
 	"rotational", "removable", "t10_vend_id", "prod_id", "prod_rev_lvl", \
 	"t10_dev_id", "usn", "vend_specific_id", "scsi_device_name", \
-	"eui64_id", "naa_id", "size", "size_mb"
+	"eui64_id", "naa_id", "size", "size_mb", "lb_per_pb_exp", \
+	"opt_trans_len", "numa_node_id", VDISK_REFUSED
+
+/*
+ * SCST's attributes scst-ng refuses by name, with offline_refusal()'s
+ * reason (what vdisk_unsupported_param() in dev_handlers/vdisk_params.c
+ * says; tests/unit/test_scstadmin_offline.c checks they agree)
+ */
+#define VDISK_REFUSED "cluster_mode", "dif_mode", "dif_type", \
+	"dif_static_app_tag"
 
 static const char *const blockio_attrs[] = {
 	CORE_DEV_ATTRS, VDISK_COMMON, "filename", "nv_cache", "write_through",
-	NULL,
+	"active", "bind_alua_state", "dif_filename", NULL,
 };
 
 static const char *const fileio_attrs[] = {
 	CORE_DEV_ATTRS, VDISK_COMMON, "filename", "nv_cache", "write_through",
-	"o_direct", "async", NULL,
+	"o_direct", "async", "active", "dif_filename", NULL,
 };
 
 static const char *const nullio_attrs[] = {
-	CORE_DEV_ATTRS, VDISK_COMMON, NULL,
+	CORE_DEV_ATTRS, VDISK_COMMON, "dummy", "read_zero", NULL,
 };
 
 static const char *const disk_attrs[] = {
@@ -64,6 +73,23 @@ const char *const *offline_dev_attrs(const char *handler)
 	return NULL;
 }
 
+/**
+ * offline_refusal() - why scst-ng cannot honour a DEVICE attribute
+ * @key: the attribute
+ * @value: its value
+ *
+ * Return: the reason, or NULL when it is supported (or unknown).
+ */
+const char *offline_refusal(const char *key, const char *value)
+{
+	if (!strcmp(key, "cluster_mode"))
+		return strcmp(value, "0") ?
+			"cluster_mode: not supported yet (issue 34)" : NULL;
+	if (!strncmp(key, "dif_", 4))
+		return "T10 protection information (DIF) is not supported";
+	return NULL;
+}
+
 static bool in_list(const char *const *l, const char *s)
 {
 	for (; *l; l++)
@@ -72,11 +98,58 @@ static bool in_list(const char *const *l, const char *s)
 	return false;
 }
 
+/* One warning, with the line, for an attribute that cannot be honoured */
+static int refusal(const struct tree *t, const struct handler *h,
+		   const struct device *d, const struct attr *a,
+		   str_vec *warnings)
+{
+	const char *why = offline_refusal(a->key, a->value);
+
+	if (!why)
+		return 0;
+	*vec_push(warnings) = xasprintf(
+		"%s:%d: DEVICE %s of %s: '%s %s' cannot be honoured: %s; remove it from the file (the modules refuse the device)",
+		t->src, a->line, d->name, h->name, a->key, a->value, why);
+	return 1;
+}
+
+/**
+ * conf_check_refusals() - the DEVICE attributes of scst-ng's handlers
+ *	that cannot be honoured (cluster_mode 1, DIF)
+ * @t: the parsed file
+ * @warnings: receives one line each, with its line and the reason
+ *
+ * Checked before -config changes anything, so that a file SCST accepted
+ * fails with the line rather than half applied with a kernel log line.
+ *
+ * Return: how many were added.
+ */
+int conf_check_refusals(const struct tree *t, str_vec *warnings)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < t->handlers.n; i++) {
+		const struct handler *h = t->handlers.v[i];
+		const char *const *attrs = offline_dev_attrs(h->name);
+
+		for (size_t j = 0; attrs && j < h->devices.n; j++) {
+			const struct device *d = h->devices.v[j];
+
+			for (size_t k = 0; k < d->attrs.n; k++)
+				if (in_list(attrs, d->attrs.v[k].key))
+					n += refusal(t, h, d, &d->attrs.v[k],
+						     warnings);
+		}
+	}
+	return n;
+}
+
 /**
  * conf_check_offline() - check a parsed file against scst-ng's handlers
  * @t: the parsed file
- * @warnings: receives one line per handler scst-ng lacks and per DEVICE
- *	attribute its handler does not know, each with its line
+ * @warnings: receives one line per handler scst-ng lacks, per DEVICE
+ *	attribute its handler does not know and per one it cannot honour
+ *	(cluster_mode 1, DIF), each with its line
  *
  * Return: how many warnings were added.
  */
@@ -100,9 +173,10 @@ int conf_check_offline(const struct tree *t, str_vec *warnings)
 
 			for (size_t k = 0; k < d->attrs.n; k++) {
 				const struct attr *a = &d->attrs.v[k];
-
-				if (in_list(attrs, a->key))
+				if (in_list(attrs, a->key)) {
+					n += refusal(t, h, d, a, warnings);
 					continue;
+				}
 				*vec_push(warnings) = xasprintf(
 					"%s:%d: DEVICE %s of %s: unknown attribute '%s' (a typo? the modules would refuse it)",
 					t->src, a->line, d->name, h->name,
