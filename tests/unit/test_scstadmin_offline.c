@@ -66,11 +66,24 @@ static void test_refusals_agree(void **state)
 	assert_non_null(offline_refusal("cluster_mode", "1"));
 }
 
+/* the core refuses threads_num but 0 for the handlers that do not sleep */
+static void test_threads_num_refused(void **state)
+{
+	(void)state;
+	assert_non_null(offline_dev_refusal("vdisk_blockio", "threads_num", "1"));
+	assert_non_null(offline_dev_refusal("vdisk_nullio", "threads_num", "4"));
+	assert_null(offline_dev_refusal("vdisk_blockio", "threads_num", "0"));
+	assert_null(offline_dev_refusal("vdisk_fileio", "threads_num", "4"));
+	assert_null(offline_dev_refusal("dev_disk", "threads_num", "2"));
+	assert_non_null(offline_dev_refusal("vdisk_fileio", "cluster_mode", "1"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vdisk_params_known),
 		cmocka_unit_test(test_refusals_agree),
+		cmocka_unit_test(test_threads_num_refused),
 	};
 
 	return cmocka_run_group_tests_name("scstadmin_offline", tests, NULL,

@@ -211,13 +211,38 @@ while [ $((now - start)) -lt "$SOAK_SECONDS" ]; do
 done
 summary "disturbances: link flaps $n_flap, resets $n_reset, force-closes $n_close, LUN add/remove $n_lun, extra logins $n_login"
 
+# soak_state: where things stand when something did not end: the target's
+# sessions and channels, the RDMA links and QPs, the initiator's remote
+# ports, the loops still running, and the blocked tasks' stacks
+soak_state() {
+	local f
+	for f in $SCST/targets/*/*/sessions/*; do
+		[ -d "$f" ] || continue
+		echo "state: ${f#$SCST/targets/}: active $(cat "$f/active_commands")," \
+		     "oldest $(cat "$f/oldest_command_ms") ms" \
+		     "$(cat "$f/ch_state" 2> /dev/null)"
+	done
+	rdma link show 2>&1 | sed 's/^/state: /'
+	rdma res show qp 2>&1 | sed 's/^/state: /'
+	for f in /sys/class/srp_remote_ports/*; do
+		[ -e "$f" ] && echo "state: ${f##*/}: $(cat "$f/state" 2> /dev/null)"
+	done
+	for f in "${!loops[@]}"; do
+		kill -0 "${loops[$f]}" 2> /dev/null &&
+			echo "state: loop ${names[$f]} still running"
+	done
+	show_blocked
+}
+
 # --- the end: every round ends, every command is answered ---------------
 touch $stop
 deadline=$(($(date +%s) + 600))
 for p in "${loops[@]}"; do
 	while kill -0 "$p" 2> /dev/null; do
-		[ "$(date +%s)" -lt $deadline ] ||
+		[ "$(date +%s)" -lt $deadline ] || {
+			soak_state
 			fail "an I/O loop did not end within 600 s after the stop"
+		}
 		sleep 2
 	done
 done

@@ -90,6 +90,29 @@ const char *offline_refusal(const char *key, const char *value)
 	return NULL;
 }
 
+/**
+ * offline_dev_refusal() - why scst-ng cannot honour a DEVICE attribute of
+ *	a handler
+ * @handler: the HANDLER
+ * @key: the attribute
+ * @value: its value
+ *
+ * offline_refusal()'s reasons, and the core's: vdisk_blockio and
+ * vdisk_nullio submit their I/O without a thread (the core refuses any
+ * threads_num but 0 for them), where SCST ran their commands in a pool.
+ *
+ * Return: the reason, or NULL when it is supported (or unknown).
+ */
+const char *offline_dev_refusal(const char *handler, const char *key,
+				const char *value)
+{
+	if (!strcmp(key, "threads_num") && strcmp(value, "0") &&
+	    (!strcmp(handler, "vdisk_blockio") ||
+	     !strcmp(handler, "vdisk_nullio")))
+		return "this handler submits I/O without threads of its own: threads_num must be 0 here";
+	return offline_refusal(key, value);
+}
+
 static bool in_list(const char *const *l, const char *s)
 {
 	for (; *l; l++)
@@ -103,7 +126,7 @@ static int refusal(const struct tree *t, const struct handler *h,
 		   const struct device *d, const struct attr *a,
 		   str_vec *warnings)
 {
-	const char *why = offline_refusal(a->key, a->value);
+	const char *why = offline_dev_refusal(h->name, a->key, a->value);
 
 	if (!why)
 		return 0;
