@@ -89,7 +89,8 @@ good() {
 # --- Block Limits VPD page (SBC-3 6.5.3) ------------------------------------
 bl=$(sg_vpd --page=0xb0 "$sg1") || fail "sg_vpd 0xb0"
 grep -Eqi 'maximum transfer length: 2048 blocks' <<< "$bl" || fail "B0 max transfer, 4K blocks: $bl"
-grep -Eqi 'optimal transfer length: 256 blocks' <<< "$bl" || fail "B0 optimal transfer: $bl"
+# opt_trans_len's default, 524288 bytes (SCST's), in 4 KiB blocks
+grep -Eqi 'optimal transfer length: 128 blocks' <<< "$bl" || fail "B0 optimal transfer: $bl"
 grep -Eqi 'maximum write same length: (0x800|2048) blocks' <<< "$bl" || fail "B0 max write same: $bl"
 bl=$(sg_vpd --page=0xb0 "$sg0")
 grep -Eqi 'maximum transfer length: 8192 blocks' <<< "$bl" || fail "B0 max transfer, 4096 KiB: $bl"
