@@ -1095,8 +1095,9 @@ u32 scst_alua_check_cmd(struct scst_cmd *cmd)
 /**
  * scst_alua_inq_info() - the ALUA fields of a command's INQUIRY data
  * @cmd: an INQUIRY
- * @tpgs: receives the TPGS field (SPC-4 6.6.2): implicit and explicit
- *	(SCST_INQ_TPGS_BOTH) for a device in a device group, else none
+ * @tpgs: receives the TPGS field (SPC-4 6.6.2): for a device in a device
+ *	group implicit, and explicit too with expl_alua (SCST_INQ_TPGS_BOTH);
+ *	else none
  * @tpg_id: receives the TARGET PORT GROUP of the port @cmd came through
  *	(VPD page 83h, SPC-4 7.8.6.8), 0 when it is in no target group
  */
@@ -1112,7 +1113,8 @@ void scst_alua_inq_info(struct scst_cmd *cmd, u8 *tpgs, u16 *tpg_id)
 		return;
 	spin_lock_irqsave(&scst_alua_lock, flags);
 	if (dev->alua_dg) {
-		*tpgs = SCST_INQ_TPGS_BOTH;
+		*tpgs = READ_ONCE(dev->expl_alua) ? SCST_INQ_TPGS_BOTH :
+						    SCST_INQ_TPGS_IMPLICIT;
 		tg = scst_dg_tg_of(dev->alua_dg, cmd->sess->tgt);
 		if (tg)
 			*tpg_id = tg->group_id;
@@ -1215,6 +1217,11 @@ static void scst_alua_stpg(struct scst_cmd *cmd)
 	u8 *data = NULL;
 	u32 len;
 
+	if (!READ_ONCE(cmd->dev->expl_alua)) {
+		/* TPGS 01b: SET TARGET PORT GROUPS is not supported */
+		scst_cdb_err_set(&err, SCST_SENSE_INVALID_OPCODE, true, 0, -1);
+		goto bad;
+	}
 	if (scst_stpg_check_cdb(cmd->cdb, cmd->cdb_len, &len, &err))
 		goto bad;
 	if (len == 0)

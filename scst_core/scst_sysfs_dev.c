@@ -362,6 +362,38 @@ static ssize_t scst_dev_tst_store(struct kobject *kobj,
 	return count;
 }
 
+/*
+ * expl_alua (SCST's name, default 0): whether a device in a device group
+ * supports explicit ALUA, SET TARGET PORT GROUPS (SPC-4 5.16.2.3), as
+ * well as implicit. A change raises INQUIRY DATA HAS CHANGED, as TPGS in
+ * the standard INQUIRY data changes with it.
+ */
+static ssize_t scst_dev_expl_alua_show(struct kobject *kobj,
+				       struct kobj_attribute *attr, char *buf)
+{
+	bool on = READ_ONCE(scst_kobj_to_dev(kobj)->expl_alua);
+
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%d\n", on), on);
+}
+
+static ssize_t scst_dev_expl_alua_store(struct kobject *kobj,
+					struct kobj_attribute *attr,
+					const char *buf, size_t count)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	bool on;
+
+	if (scst_bool01_parse(buf, count, &on)) {
+		pr_err("%s: expl_alua '%.*s': expected 0 (implicit ALUA only) or 1 (implicit and explicit)\n",
+		       dev->name, (int)min_t(size_t, strcspn(buf, "\n"), 32),
+		       buf);
+		return -EINVAL;
+	}
+	if (xchg(&dev->expl_alua, on) != on)
+		scst_dev_inquiry_data_changed(dev);
+	return count;
+}
+
 static ssize_t scst_dev_thread_pids_show(struct kobject *kobj,
 					 struct kobj_attribute *attr, char *buf)
 {
@@ -417,6 +449,9 @@ static struct kobj_attribute scst_dev_thread_pids_attr =
 static struct kobj_attribute scst_dev_max_transfer_kb_attr =
 	__ATTR(max_transfer_kb, 0644, scst_dev_max_transfer_kb_show,
 	       scst_dev_max_transfer_kb_store);
+static struct kobj_attribute scst_dev_expl_alua_attr =
+	__ATTR(expl_alua, 0644, scst_dev_expl_alua_show,
+	       scst_dev_expl_alua_store);
 static struct kobj_attribute scst_dev_tst_attr =
 	__ATTR(tst, 0644, scst_dev_tst_show, scst_dev_tst_store);
 
@@ -427,6 +462,7 @@ static struct attribute *scst_dev_attrs[] = {
 	&scst_dev_thread_pids_attr.attr,
 	&scst_dev_max_transfer_kb_attr.attr,
 	&scst_dev_tst_attr.attr,
+	&scst_dev_expl_alua_attr.attr,
 	&scst_dev_pr_state_attr.attr,
 	&scst_dev_pr_file_reset_attr.attr,
 	NULL,

@@ -294,6 +294,10 @@ struct scst_dev_type {
  * @max_transfer_kb: the largest data buffer one command may ask for, in
  *	KiB (devices/<dev>/max_transfer_kb; default: the max_transfer_kb
  *	parameter of scst.ko); see scst_cmd_max_transfer()
+ * @expl_alua: explicit ALUA (devices/<dev>/expl_alua, SCST's name and
+ *	default 0): in a device group, INQUIRY's TPGS is 11b and SET TARGET
+ *	PORT GROUPS is taken with 1, 01b (implicit only) and STPG refused
+ *	with 0
  */
 struct scst_device {
 	char name[SCST_MAX_NAME];
@@ -310,6 +314,7 @@ struct scst_device {
 	u8 tst_default;
 	u8 queue_alg;
 	unsigned int max_transfer_kb;
+	bool expl_alua;
 
 	/* private to the core */
 	struct list_head list_entry;		/* on scst_dev_list */

@@ -32,6 +32,13 @@ rid_b=$(attr_value "$TB/rel_tgt_id")
 DG=$SCST/device_groups/dg1
 mgmt $SCST/device_groups/mgmt "create dg1"
 mgmt $DG/devices/mgmt "add disk0"
+# SCST's expl_alua: 0 by default (implicit ALUA only); the SET TARGET PORT
+# GROUPS part below needs 1 (0 is checked at the end)
+assert_eq "$(cat $SCST/devices/disk0/expl_alua)" 0 "expl_alua default"
+expect_fail sh -c "echo 2 > $SCST/devices/disk0/expl_alua"
+echo 1 > $SCST/devices/disk0/expl_alua || fail "expl_alua 1 refused"
+assert_eq "$(cat $SCST/devices/disk0/expl_alua)" "1
+[key]" "expl_alua"
 mgmt $DG/target_groups/mgmt "create tg1"
 mgmt $DG/target_groups/mgmt "create tg2"
 TG1=$DG/target_groups/tg1 TG2=$DG/target_groups/tg2
@@ -334,6 +341,16 @@ grep -qi 'standby' <<< "$out" || { echo "$out"; fail "tgt_c's READ: not refused 
 mgmt $SCST/targets/scst_local/mgmt "del_target tgt_c"
 [ ! -e $TG2/tgt_c ] || fail "tg2/tgt_c still there after del_target"
 echo active > $TG2/state || fail "state write refused"
+# expl_alua 0: TPGS 01b (implicit only), INQUIRY DATA HAS CHANGED, and
+# SET TARGET PORT GROUPS is not supported
+clear_ua "$sg_a"
+echo 0 > $SCST/devices/disk0/expl_alua || fail "expl_alua 0 refused"
+grep -qi 'inquiry data has changed' <<< "$(pop_uas "$sg_a")" ||
+	fail "no INQUIRY DATA HAS CHANGED after expl_alua 0"
+grep -q 'TPGS=1' <<< "$(sg_inq "$sg_a")" || fail "TPGS is not 1 with expl_alua 0"
+out=$(stpg_raw "$sg_a" 00 00 00 00 00 00 00 01) && fail "STPG with expl_alua 0 succeeded"
+grep -qi 'invalid command operation code' <<< "$out" || fail "STPG with expl_alua 0: $out"
+run sg_rtpg "$sg_a" > /dev/null
 mgmt $DG/devices/mgmt "del disk0"
 [ ! -e $DG/devices/disk0 ] || fail "devices/disk0 still there after del"
 grep -q 'TPGS=0' <<< "$(sg_inq "$sg_a")" || fail "TPGS not 0 after leaving the device group"

@@ -306,9 +306,9 @@ vpd83_len() {
 # ALUA (Documentation/alua.md) on a pass-through device, exported through
 # a second target tgt2 (relative port 2, where scsi_debug says 1): in a
 # device group with tgt2 in target port group 7, standard INQUIRY says
-# TPGS 11b and VPD 83h carries tgt2's relative target port and target
-# port group designators (scsi_debug's own made vendor specific), so that
-# Linux's scsi_dh_alua attaches when it scans the LUN and follows the
+# TPGS 01b (implicit: expl_alua is 0, SCST's default) and VPD 83h carries
+# tgt2's relative target port and target port group designators
+# (scsi_debug's own made vendor specific), so that Linux's scsi_dh_alua attaches when it scans the LUN and follows the
 # group's state; out of the group, the device's own data again.
 alua_check() {
 	local dg=$SCST/device_groups/dgd tg h3 sg3 rid inq vpd d n_local n_remote
@@ -333,7 +333,7 @@ alua_check() {
 	sg3=$(lun_sg "$h3" 0)
 	clear_ua "$sg3"
 	inq=$(sg_inq "$sg3") || fail "sg_inq: $inq"
-	grep -q 'TPGS=3' <<< "$inq" || fail "TPGS is not 3: $(grep TPGS <<< "$inq")"
+	grep -q 'TPGS=1' <<< "$inq" || fail "TPGS is not 1: $(grep TPGS <<< "$inq")"
 	vpd=$(sg_vpd -p di "$sg3") || fail "sg_vpd -p di: $vpd"
 	echo "$vpd"
 	grep -qi "relative target port: 0x$(printf %x "$rid")\$" <<< "$vpd" ||

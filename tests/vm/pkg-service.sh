@@ -226,6 +226,7 @@ HANDLER vdisk_blockio {
 		write_through 0
 
 		# Non-key attributes
+		expl_alua 1
 		max_transfer_kb 1024
 		tst 1
 	}
@@ -295,7 +296,8 @@ for a in "active 1" "bind_alua_state 1" "blocksize 512" "cluster_mode 0" \
 	 "opt_trans_len 262144" "prod_id disk01" "prod_rev_lvl 3110" \
 	 "scsi_device_name iqn.2026-01.test:disk01" \
 	 "t10_dev_id 27cddc71-disk01" "t10_vend_id SCST_BIO" "usn 27cddc71" \
-	 "vend_specific_id 27cddc71-disk01" "max_transfer_kb 1024" "tst 1"; do
+	 "vend_specific_id 27cddc71-disk01" "max_transfer_kb 1024" \
+	 "tst 1" "expl_alua 1"; do
 	check_attr "$D/disk01/${a%% *}" "${a#* }"
 done
 check_attr $D/disk02/blocksize 4096

@@ -14,7 +14,7 @@
 
 /* The core's writable device attributes (scst_core/scst_sysfs_dev.c) */
 #define CORE_DEV_ATTRS "threads_num", "threads_pool_type", "max_transfer_kb", \
-	"tst"
+	"tst", "expl_alua"
 
 /* vdisk: the identity, the geometry, the flags every kind has */
 #define VDISK_COMMON "blocksize", "read_only", "thin_provisioned", \
