@@ -488,7 +488,8 @@ struct srpt_port {
  * @no_last_wqe: a QP of the device on the SRQ went to the error state
  *	without IB_EVENT_QP_LAST_WQE_REACHED (Soft-RoCE of Linux 6.1 never
  *	reports it): later releases do not wait for it
- * @nr_ch: channels of the device not yet freed
+ * @nr_ch: logins in progress and channels of the device not yet freed
+ *	(srpt_remove_one() waits for zero before it frees the PD)
  * @port_cnt: number of ports
  * @ports: the ports, @port_cnt of them
  */
@@ -568,6 +569,7 @@ int srpt_ch_create_ib(struct srpt_rdma_ch *ch);
 void srpt_ch_get(struct srpt_rdma_ch *ch);
 void srpt_ch_put(struct srpt_rdma_ch *ch);
 void srpt_ch_free_unused(struct srpt_rdma_ch *ch);
+void srpt_dev_put(struct srpt_device *sdev);
 void srpt_ch_establish(struct srpt_rdma_ch *ch);
 void srpt_ch_disconnect(struct srpt_rdma_ch *ch);
 void srpt_ch_close_async(struct srpt_rdma_ch *ch);

@@ -294,8 +294,10 @@ static void srpt_zerolength_write_done(struct ib_cq *cq, struct ib_wc *wc)
  * @sport: the port of the login
  * @rq_size: credits to grant
  *
- * The channel starts CONNECTING, with one reference, counted on its
- * device; it gets its QP from srpt_ch_create_ib().
+ * The channel starts CONNECTING, with one reference; it takes over the
+ * login's count on its device (nr_ch, taken by the login under srpt_mutex
+ * while the device was not removing) and drops it when freed. It gets its
+ * QP from srpt_ch_create_ib().
  *
  * Return: the channel, or NULL without memory.
  */
@@ -339,7 +341,6 @@ struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_tgt *tgt,
 		if (!ch->recv_ring)
 			goto free_send_ring;
 	}
-	atomic_inc(&sdev->nr_ch);
 	return ch;
 
 free_send_ring:
@@ -367,7 +368,15 @@ static void srpt_ch_free(struct kref *kref)
 	srpt_free_recv_ring(sdev, ch->recv_ring, ch->rq_size);
 	srpt_free_send_ring(ch, ch->send_ring_size);
 	kfree(ch);
-	/* sdev may be freed as soon as the count drops to zero */
+	srpt_dev_put(sdev);
+}
+
+/**
+ * srpt_dev_put() - drop a login's or a channel's count on its device
+ * @sdev: the device; srpt_remove_one() may free it once the count is zero
+ */
+void srpt_dev_put(struct srpt_device *sdev)
+{
 	atomic_dec(&sdev->nr_ch);
 	wake_up_all(&srpt_release_wq);
 }

@@ -52,6 +52,8 @@ static struct rdma_cm_id *srpt_rdma_cm_listener;
  * @lr: the parsed SRP_LOGIN_REQ
  * @name: the session name
  * @logged: the refusal was logged already (srpt_login_reject() is quiet)
+ * @dev_held: the login counts on @sdev's nr_ch (srpt_login_hold_dev()) and
+ *	no channel has taken that count over yet
  */
 struct srpt_login_ctx {
 	struct srpt_device *sdev;
@@ -64,7 +66,47 @@ struct srpt_login_ctx {
 	struct srp_login_req_info lr;
 	char name[SCST_MAX_NAME];
 	bool logged;
+	bool dev_held;
 };
+
+/*
+ * srpt_login_hold_dev() - find the login's device and count the login on it
+ * @lc: the login; @lc->sdev is set when this returns true
+ * @device: the RDMA device the request arrived on
+ *
+ * srpt_remove_one() clears the client data and marks the device removing
+ * under srpt_mutex, then waits until nr_ch is zero before it frees the PD,
+ * the SRQ and the device. Looking up and counting under the same mutex
+ * means a login either keeps the device until its channel is gone, or
+ * finds none: a login may arrive while the device is being removed (the
+ * RDMA CM is removed from a device after us), and a PD freed under it was
+ * a use-after-free in the soak (rdma link delete under reconnects).
+ *
+ * Return: false when the device is unknown or going away.
+ */
+static bool srpt_login_hold_dev(struct srpt_login_ctx *lc,
+				struct ib_device *device)
+{
+	struct srpt_device *sdev;
+
+	mutex_lock(&srpt_mutex);
+	sdev = ib_get_client_data(device, &srpt_client);
+	if (sdev && !sdev->removing) {
+		atomic_inc(&sdev->nr_ch);
+		lc->sdev = sdev;
+		lc->dev_held = true;
+	}
+	mutex_unlock(&srpt_mutex);
+	return lc->dev_held;
+}
+
+/* Drop the login's count on its device unless a channel took it over. */
+static void srpt_login_release_dev(struct srpt_login_ctx *lc)
+{
+	if (lc->dev_held)
+		srpt_dev_put(lc->sdev);
+	lc->dev_held = false;
+}
 
 /* Answer a login with SRP_LOGIN_REJ (SRP r16a 6.4). */
 static void srpt_login_reject(struct srpt_login_ctx *lc, u32 reason)
@@ -334,6 +376,8 @@ static int srpt_login(struct srpt_login_ctx *lc)
 		pr_err("login of %s: out of memory\n", lc->name);
 		goto reject;
 	}
+	/* the channel holds the login's count on the device from now on */
+	lc->dev_held = false;
 	memcpy(ch->i_port_id, lr->initiator_port_id, 16);
 	memcpy(ch->t_port_id, lr->target_port_id, 16);
 	ch->pkey = lc->pkey;
@@ -472,9 +516,9 @@ static int srpt_rdma_cm_req_recv(struct rdma_cm_id *cm_id,
 	srpt_format_addr(lc->name, sizeof(lc->name),
 			 (struct sockaddr *)&cm_id->route.addr.dst_addr);
 
-	lc->sdev = ib_get_client_data(cm_id->device, &srpt_client);
-	if (!lc->sdev) {
-		pr_info("login of %s on an unknown device refused\n", lc->name);
+	if (!srpt_login_hold_dev(lc, cm_id->device)) {
+		pr_info("login of %s on an unknown or departing device refused\n",
+			lc->name);
 		rdma_reject(cm_id, NULL, 0, IB_CM_REJ_CONSUMER_DEFINED);
 		ret = -ECONNREFUSED;
 		goto free;
@@ -493,6 +537,7 @@ static int srpt_rdma_cm_req_recv(struct rdma_cm_id *cm_id,
 	}
 	ret = srpt_login(lc);
 free:
+	srpt_login_release_dev(lc);
 	kfree(lc);
 	return ret;
 }
@@ -617,7 +662,6 @@ static int srpt_ib_cm_req_recv(struct ib_cm_id *cm_id,
 	lc = kzalloc(sizeof(*lc), GFP_KERNEL);
 	if (!lc)
 		return -ENOMEM;
-	lc->sdev = cm_id->context;
 	lc->ib_cm_id = cm_id;
 	lc->port_num = param->port;
 	lc->pkey = param->primary_path ?
@@ -625,6 +669,13 @@ static int srpt_ib_cm_req_recv(struct ib_cm_id *cm_id,
 	lc->initiator_depth = param->initiator_depth;
 	lc->responder_resources = param->responder_resources;
 
+	if (!srpt_login_hold_dev(lc, cm_id->device)) {
+		pr_info("IB CM login on an unknown or departing device refused\n");
+		ib_send_cm_rej(cm_id, IB_CM_REJ_CONSUMER_DEFINED, NULL, 0,
+			       NULL, 0);
+		ret = -ECONNREFUSED;
+		goto free;
+	}
 	if (srp_parse_login_req(private_data, IB_CM_REQ_PRIVATE_DATA_SIZE,
 				SRPT_MIN_IT_IU_LEN, srp_max_req_size, &lc->lr,
 				&reason)) {
@@ -639,14 +690,16 @@ static int srpt_ib_cm_req_recv(struct ib_cm_id *cm_id,
 		 get_unaligned_be64(lc->lr.initiator_port_id + 8));
 	ret = srpt_login(lc);
 free:
+	srpt_login_release_dev(lc);
 	kfree(lc);
 	return ret;
 }
 
 /*
  * IB CM events. Returning non-zero makes the CM destroy the ID: only for a
- * refused login. The context of a new connection's ID is the listener's,
- * the device, until a channel takes it over.
+ * refused login. The context of a new connection's ID is the listener's
+ * until a channel takes it over; the login looks its device up by the ID's
+ * device instead (srpt_login_hold_dev()).
  */
 static int srpt_ib_cm_handler(struct ib_cm_id *cm_id,
 			      const struct ib_cm_event *event)

@@ -448,8 +448,10 @@ static void srpt_remove_one(struct ib_device *device, void *client_data)
 		cancel_work_sync(&sdev->ports[p].refresh_work);
 	srpt_ib_cm_stop(sdev);
 
+	/* a login looks the device up and counts itself under this mutex */
 	mutex_lock(&srpt_mutex);
 	sdev->removing = true;
+	ib_set_client_data(device, &srpt_client, NULL);
 	for (p = 0; p < sdev->port_cnt; p++)
 		srpt_port_detach(&sdev->ports[p]);
 	mutex_unlock(&srpt_mutex);
