@@ -143,6 +143,9 @@ struct vdisk_backend {
  * @size_set: the size was given explicitly (nullio) or written
  * @active: the backing store is open and commands may reach it (SCST's
  *	active attribute); changed under cfg_mutex, read locklessly
+ * @media_closing: active=0 was written, but commands still held the
+ *	backing store when the wait for them ended: the next write of active
+ *	(or the device's removal) closes it once they are gone
  * @bind_alua_state: bind_alua_state (blockio): recorded, see vdisk.md
  * @numa_node_id: numa_node_id: recorded, see vdisk.md
  * @lb_per_pb_exp: READ CAPACITY(16) reports @phys_bs (SBC-3 5.16.2)
@@ -200,6 +203,7 @@ struct vdisk_dev {
 	bool removable;
 	bool size_set;
 	bool active;
+	bool media_closing;
 	bool bind_alua_state;
 	int numa_node_id;
 	bool lb_per_pb_exp;

@@ -269,16 +269,49 @@ static void vdisk_media_release(struct percpu_ref *ref)
 }
 
 /*
- * Stop commands from reaching the backing store and wait for those that
- * do (each holds media_ref until it is freed): from now on they get NOT
- * READY, MEDIUM NOT PRESENT (vdisk_exec()).
+ * How long a write of active=0 waits, holding the device's cfg_mutex, for
+ * the commands still in the backing store: one stuck there (an NFS server
+ * gone, a suspended dm table) must not hold the writer, and every other
+ * attribute write of the device, for ever.
+ */
+static unsigned int close_timeout = 30;
+module_param(close_timeout, uint, 0644);
+MODULE_PARM_DESC(close_timeout,
+		 "seconds a write of active=0 waits for the commands in the backing store before it returns EBUSY (default 30; the store closes once they end)");
+
+/*
+ * Stop commands from reaching the backing store: from now on they get NOT
+ * READY, MEDIUM NOT PRESENT (vdisk_exec()); those that reached it hold
+ * media_ref until they are freed.
  */
 static void vdisk_media_stop(struct vdisk_dev *vdev)
 {
 	WRITE_ONCE(vdev->active, false);
 	reinit_completion(&vdev->media_idle);
 	percpu_ref_kill(&vdev->media_ref);
-	wait_for_completion(&vdev->media_idle);
+}
+
+/*
+ * Close the backing store of a stopped device once the commands in it are
+ * gone, waiting close_timeout seconds at most (killable). Called with
+ * cfg_mutex held. Return: 0 when it is closed, -EBUSY when commands still
+ * hold it (@media_closing stays set), or -ERESTARTSYS.
+ */
+static int vdisk_media_close(struct vdisk_dev *vdev)
+{
+	long left;
+
+	left = wait_for_completion_killable_timeout(&vdev->media_idle,
+		(unsigned long)READ_ONCE(close_timeout) * HZ);
+	if (left <= 0) {
+		pr_warn("%s: active=0: commands still in %s after %u s; it is closed once they end (write active again to retry)\n",
+			vdev->name, vdev->filename, READ_ONCE(close_timeout));
+		return left < 0 ? (int)left : -EBUSY;
+	}
+	vdev->be->close(vdev);
+	vdev->media_closing = false;
+	pr_info("%s: inactive: %s closed\n", vdev->name, vdev->filename);
+	return 0;
 }
 
 /**
@@ -306,13 +339,18 @@ static int vdisk_set_active(struct vdisk_dev *vdev, bool active)
 	int ret = 0;
 
 	mutex_lock(&vdev->cfg_mutex);
+	/* an earlier active=0 whose commands had not ended: finish it first */
+	if (vdev->media_closing) {
+		ret = vdisk_media_close(vdev);
+		if (ret)
+			goto unlock;
+	}
 	if (active == vdev->active)
 		goto unlock;
 	if (!active) {
 		vdisk_media_stop(vdev);
-		vdev->be->close(vdev);
-		pr_info("%s: inactive: %s closed\n", vdev->name,
-			vdev->filename);
+		vdev->media_closing = true;
+		ret = vdisk_media_close(vdev);
 		goto unlock;
 	}
 	old_size = vdev->size;
@@ -452,6 +490,7 @@ static int vdisk_add_device(struct scst_dev_type *dt,
 			goto free_vdev;
 		/* no command may reach a backing store until active=1 */
 		vdisk_media_stop(vdev);
+		wait_for_completion(&vdev->media_idle);	/* none was there */
 	}
 	vdisk_set_identity(vdev);
 
@@ -491,7 +530,8 @@ free_vdev:
 static void vdisk_destroy(struct vdisk_dev *vdev)
 {
 	scst_unregister_virtual_device(vdev->dev);
-	if (vdev->active)
+	/* no command is left: a close that active=0 left pending ends here */
+	if (vdev->active || vdev->media_closing)
 		vdev->be->close(vdev);
 	vdisk_free(vdev);
 }
@@ -1026,9 +1066,9 @@ static ssize_t vdisk_filename_store(struct kobject *kobj,
 		goto free;
 	}
 	mutex_lock(&vdev->cfg_mutex);
-	if (vdev->active) {
+	if (vdev->active || vdev->media_closing) {
 		mutex_unlock(&vdev->cfg_mutex);
-		pr_err("%s: filename: the device is active: write 0 to active first, then the filename, then 1 to active\n",
+		pr_err("%s: filename: the device is active or its backing store not closed yet: write 0 to active first, then the filename, then 1 to active\n",
 		       dev->name);
 		goto free;
 	}

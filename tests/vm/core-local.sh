@@ -40,7 +40,7 @@ scsi_checks "$bio" "$fio" "$null" "$(lun_sg "$host" 2)"
 for disk in "$bio" "$fio"; do
 	fio_run "verify-${disk##*/}" --filename="$disk" --ioengine=libaio \
 		--direct=1 --rw=randwrite --bs=4k --bsrange=512-64k --iodepth=32 \
-		--numjobs=4 --size=32M --offset_increment=40M --verify=crc32c \
+		--numjobs=4 --size=$(io_mb 32) --offset_increment=40M --verify=crc32c \
 		--do_verify=1 --verify_fatal=1
 done
 dd if="$null" bs=1M count=16 iflag=direct status=none | cmp -s - <(head -c 16777216 /dev/zero) ||

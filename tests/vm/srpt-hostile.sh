@@ -61,7 +61,7 @@ serve_fio() {
 	disk=$(srpt_lun_disk 0)
 	run ua_retry sg_turs "$disk"
 	fio_run "$1" --filename="$disk" --ioengine=libaio --direct=1 \
-		--rw=randwrite --bsrange=512-128k --iodepth=16 --size=32M \
+		--rw=randwrite --bsrange=512-128k --iodepth=16 --size=$(io_mb 32) \
 		--verify=crc32c --do_verify=1 --verify_fatal=1
 	srp_logout
 	srpt_wait_sessions "$T" 0

@@ -91,16 +91,16 @@ scsi_checks "$bio" "$fio" "$null" "$(lun_sg "$SRP_HOST" 2)"
 
 # --- data ------------------------------------------------------------------------
 fio_run verify-qd1 --filename="$bio" --ioengine=libaio --direct=1 \
-	--rw=randwrite --bs=4k --iodepth=1 --size=8M --verify=crc32c \
+	--rw=randwrite --bs=4k --iodepth=1 --size=$(io_mb 8) --verify=crc32c \
 	--do_verify=1 --verify_fatal=1
 fio_run verify-qd32 --filename="$bio" --ioengine=libaio --direct=1 \
-	--rw=randwrite --bs=4k --iodepth=32 --size=32M --offset=64M \
+	--rw=randwrite --bs=4k --iodepth=32 --size=$(io_mb 32) --offset=64M \
 	--verify=crc32c --do_verify=1 --verify_fatal=1
 fio_run verify-bsrange --filename="$bio" --ioengine=libaio --direct=1 \
 	--rw=randwrite --bsrange=512-1M --iodepth=32 --size=64M --offset=128M \
 	--verify=crc32c --do_verify=1 --verify_fatal=1
 fio_run verify-fileio --filename="$fio" --ioengine=libaio --direct=1 \
-	--rw=randrw --bsrange=512-256k --iodepth=16 --size=32M \
+	--rw=randrw --bsrange=512-256k --iodepth=16 --size=$(io_mb 32) \
 	--verify=crc32c --verify_fatal=1
 dd if="$null" bs=1M count=4 iflag=direct status=none | cmp -s - <(head -c 4194304 /dev/zero) ||
 	fail "NULLIO reads are not zeros"

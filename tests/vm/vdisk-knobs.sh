@@ -6,7 +6,9 @@
 # B0h), blocksize 1024 and 2048, nullio read_zero and dummy, size and
 # size_mb written on a live device (CAPACITY DATA HAS CHANGED), active=0
 # (NOT READY, MEDIUM NOT PRESENT) and back, filename switched while
-# inactive (the new file's data), cluster_mode and dif_* refused by name.
+# inactive (the new file's data), active=0 with a command stuck in the
+# backing store (EBUSY after close_timeout, closed by the next write once
+# it ended), cluster_mode and dif_* refused by name.
 . /tests/lib/common.sh
 . /tests/lib/scst.sh
 
@@ -232,6 +234,47 @@ set_attr $D/b1/bind_alua_state 1
 chk $D/b1/bind_alua_state 1
 bad_attr $D/b1/bind_alua_state x
 
+# --- active=0 with a command stuck in the backing store -----------------------
+# a blockio device on scsi_debug whose reads take 8 s: active=0 waits
+# close_timeout (2 s here) and returns EBUSY; the device is inactive
+# meanwhile, its store open; once the read ended, active=0 again closes
+# it, and active=1 serves again
+HZ=${KERNEL_HZ:-250}
+sdebug_load dev_size_mb=8
+sdisk=$(sdebug_disk)
+mgmt $H/vdisk_blockio/mgmt "add_device bs filename=$sdisk"
+mgmt $T/luns/mgmt "add bs 9"
+echo "- - -" > /sys/class/scsi_host/host$host/scan
+wait_lun "$host" 9
+sg_bs=$(lun_sg "$host" 9)
+clear_ua "$sg_bs"
+echo 2 > /sys/module/scst_vdisk/parameters/close_timeout
+echo $((8 * HZ)) > /sys/bus/pseudo/drivers/scsi_debug/delay
+sg_raw -r 4096 "$sg_bs" 28 00 00 00 00 00 00 00 08 00 > /dev/null 2>&1 &
+stuck=$!
+sleep 1
+t0=$(date +%s)
+log "+ echo 0 > devices/bs/active   (must fail: a read in the store)"
+echo 0 > $D/bs/active 2> /tmp/k.err && fail "active=0 returned with a read in the backing store"
+grep -qi 'busy' /tmp/k.err || fail "active=0 with a read in the store: $(cat /tmp/k.err)"
+[ $(($(date +%s) - t0)) -le 6 ] || fail "active=0 waited past close_timeout"
+dmesg | grep_q "bs: active=0: commands still in $sdisk after 2 s" ||
+	fail "no log line for the stuck close"
+chk $D/bs/active 0 "[key]"
+out=$(sense_of sg_raw -v -r 512 "$sg_bs" 28 00 00 00 00 00 00 00 01 00)
+grep -qi 'medium not present' <<< "$out" || fail "READ while the close is pending: $out"
+bad_attr $D/bs/filename /dev/ram0	# the old store is not closed yet
+echo 0 > /sys/bus/pseudo/drivers/scsi_debug/delay
+wait $stuck || fail "the stuck read failed"
+set_attr $D/bs/active 0
+dmesg | grep_q "bs: inactive: $sdisk closed" || fail "the pending close did not happen"
+set_attr $D/bs/active 1
+clear_ua "$sg_bs"
+run sg_raw -r 4096 "$sg_bs" 28 00 00 00 00 00 00 00 08 00
+echo 30 > /sys/module/scst_vdisk/parameters/close_timeout
+mgmt $T/luns/mgmt "del 9"
+mgmt $H/vdisk_blockio/mgmt "del_device bs"
+
 # --- scstadmin applies a DEVICE block's knobs ---------------------------------
 # add_device parameters where the handler lists them, attribute writes
 # after creation for the others
@@ -291,5 +334,6 @@ mgmt $H/vdisk_blockio/mgmt "del_device b1"
 run rmmod scst_local
 run rmmod scst_vdisk
 run rmmod scst
+run rmmod scsi_debug
 log "vdisk-knobs passed"
 exit 0

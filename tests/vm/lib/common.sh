@@ -76,3 +76,14 @@ grep_q() {
 module_loaded() {
 	[ -d "/sys/module/$1" ]
 }
+
+# io_mb MB: a fio --size for MB megabytes of data, a quarter of it on the
+# debug kernel (KASAN, lockdep: I/O runs 5-8 times slower there). The same
+# commands and paths run; only the count of I/Os of a verify pass shrinks,
+# so that the debug lane fits the time of make check.
+io_mb() {
+	case $(uname -r) in
+	*-scst-debug) echo "$((($1 + 3) / 4))M" ;;
+	*) echo "$1M" ;;
+	esac
+}
