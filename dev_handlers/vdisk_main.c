@@ -299,10 +299,10 @@ static void vdisk_media_stop(struct vdisk_dev *vdev)
  */
 static int vdisk_media_close(struct vdisk_dev *vdev)
 {
+	unsigned long timeout = (unsigned long)READ_ONCE(close_timeout) * HZ;
 	long left;
 
-	left = wait_for_completion_killable_timeout(&vdev->media_idle,
-		(unsigned long)READ_ONCE(close_timeout) * HZ);
+	left = wait_for_completion_killable_timeout(&vdev->media_idle, timeout);
 	if (left <= 0) {
 		pr_warn("%s: active=0: commands still in %s after %u s; it is closed once they end (write active again to retry)\n",
 			vdev->name, vdev->filename, READ_ONCE(close_timeout));
