@@ -66,6 +66,17 @@ static void vdisk_set_identity(struct vdisk_dev *vdev)
 /* add_device parameters                                                  */
 /* ---------------------------------------------------------------------- */
 
+/*
+ * SCST closes a blockio device while its ALUA state is standby or
+ * unavailable when bind_alua_state is 1; we keep it open in every state:
+ * say so once per setting instead of ignoring it silently.
+ */
+static void vdisk_note_bind_alua_state(const struct vdisk_dev *vdev)
+{
+	pr_info("%s: bind_alua_state=1 recorded: the device stays open in every ALUA state (write 0 to active to release it on a passive node)\n",
+		vdev->name);
+}
+
 /**
  * vdisk_parse_params() - apply the add_device parameters to a new device
  * @vdev: the device
@@ -128,7 +139,12 @@ static int vdisk_parse_params(struct vdisk_dev *vdev, enum vdisk_kind kind,
 		pr_err("%s: numa_node_id=%d: no such NUMA node\n", vdev->name,
 		       vdev->numa_node_id);
 		ret = -EINVAL;
+	} else if (vdev->numa_node_id >= 0) {
+		pr_info("%s: numa_node_id=%d recorded: the commands run on the core's threads (scst-affinity places them)\n",
+			vdev->name, vdev->numa_node_id);
 	}
+	if (!ret && vdev->bind_alua_state)
+		vdisk_note_bind_alua_state(vdev);
 free_params:
 	kfree(p);
 	return ret;
@@ -900,6 +916,8 @@ static ssize_t vdisk_bind_alua_state_store(struct kobject *kobj,
 	if (ret)
 		return ret;
 	WRITE_ONCE(vdev->bind_alua_state, val);
+	if (val)
+		vdisk_note_bind_alua_state(vdev);
 	return count;
 }
 

@@ -22,6 +22,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/scatterlist.h>
 #include <linux/error-injection.h>
@@ -879,37 +880,60 @@ void scst_process_cmd(struct scst_cmd *cmd)
 }
 
 /*
+ * SCST's ..._unaligned_cmd_count: a command on a device with a block size
+ * whose byte offset (its LBA; 0 for commands without one) or whose length
+ * as the CDB asks for it is not a multiple of 4 KiB, the unit of most
+ * initiators' page caches and of 4Kn media: what a misaligned partition
+ * shows as.
+ */
+static bool scst_cmd_unaligned_4k(const struct scst_cmd *cmd)
+{
+	if (!cmd->dev || !cmd->dev->block_shift)
+		return false;
+	return ((cmd->lba << cmd->dev->block_shift) | cmd->cdb_bufflen) &
+	       (SZ_4K - 1);
+}
+
+/*
  * SCST's per-session I/O counters (sessions/<sess>/..._cmd_count,
- * ..._io_count_kb): every command that ends counts once, by the direction
- * its CDB decoded to, "unknown" when it ended before that (no LUN, an
- * unsupported opcode, a unit attention); the bytes are those moved by a
- * command that ended GOOD.
+ * ..._io_count_kb, ..._unaligned_cmd_count): every command that ends
+ * counts once, by the direction its CDB decoded to, "unknown" when it
+ * ended before that (no LUN, an unsupported opcode, a unit attention);
+ * the bytes are those moved by a command that ended GOOD.
  */
 static void scst_sess_count_io(struct scst_session *sess,
 			       const struct scst_cmd *cmd)
 {
 	bool good = cmd->status == SCST_STATUS_GOOD;
+	bool unaligned;
 
 	if (!cmd->dir_known) {
 		atomic64_inc(&sess->unknown_cmds);
 		return;
 	}
+	unaligned = scst_cmd_unaligned_4k(cmd);
 	switch (cmd->data_direction) {
 	case SCST_DATA_READ:
 		atomic64_inc(&sess->read_cmds);
 		if (good)
 			atomic64_add(cmd->resp_len, &sess->read_bytes);
+		if (unaligned)
+			atomic64_inc(&sess->read_unaligned);
 		break;
 	case SCST_DATA_WRITE:
 		atomic64_inc(&sess->write_cmds);
 		if (good)
 			atomic64_add(cmd->bufflen, &sess->write_bytes);
+		if (unaligned)
+			atomic64_inc(&sess->write_unaligned);
 		break;
 	case SCST_DATA_BIDI:
 		atomic64_inc(&sess->bidi_cmds);
 		if (good)
 			atomic64_add((u64)cmd->bufflen + cmd->resp_len,
 				     &sess->bidi_bytes);
+		if (unaligned)
+			atomic64_inc(&sess->bidi_unaligned);
 		break;
 	default:
 		atomic64_inc(&sess->none_cmds);

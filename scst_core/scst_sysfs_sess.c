@@ -235,14 +235,17 @@ static void scst_sess_io_reset(struct scst_session *sess,
 	case SCST_DATA_READ:
 		atomic64_set(&sess->read_cmds, 0);
 		atomic64_set(&sess->read_bytes, 0);
+		atomic64_set(&sess->read_unaligned, 0);
 		break;
 	case SCST_DATA_WRITE:
 		atomic64_set(&sess->write_cmds, 0);
 		atomic64_set(&sess->write_bytes, 0);
+		atomic64_set(&sess->write_unaligned, 0);
 		break;
 	case SCST_DATA_BIDI:
 		atomic64_set(&sess->bidi_cmds, 0);
 		atomic64_set(&sess->bidi_bytes, 0);
+		atomic64_set(&sess->bidi_unaligned, 0);
 		break;
 	default:
 		atomic64_set(&sess->none_cmds, 0);
@@ -282,6 +285,12 @@ SCST_SESS_IO_ATTR(bidi_cmd_count, atomic64_read(&sess->bidi_cmds),
 		  SCST_DATA_BIDI, false);
 SCST_SESS_IO_ATTR(bidi_io_count_kb, atomic64_read(&sess->bidi_bytes) >> 10,
 		  SCST_DATA_BIDI, false);
+SCST_SESS_IO_ATTR(read_unaligned_cmd_count,
+		  atomic64_read(&sess->read_unaligned), SCST_DATA_READ, false);
+SCST_SESS_IO_ATTR(write_unaligned_cmd_count,
+		  atomic64_read(&sess->write_unaligned), SCST_DATA_WRITE, false);
+SCST_SESS_IO_ATTR(bidi_unaligned_cmd_count,
+		  atomic64_read(&sess->bidi_unaligned), SCST_DATA_BIDI, false);
 SCST_SESS_IO_ATTR(none_cmd_count, atomic64_read(&sess->none_cmds),
 		  SCST_DATA_NONE, false);
 SCST_SESS_IO_ATTR(unknown_cmd_count, atomic64_read(&sess->unknown_cmds),
@@ -371,6 +380,9 @@ static struct attribute *scst_sess_attrs[] = {
 	&scst_sess_bidi_io_count_kb_attr.attr,
 	&scst_sess_none_cmd_count_attr.attr,
 	&scst_sess_unknown_cmd_count_attr.attr,
+	&scst_sess_read_unaligned_cmd_count_attr.attr,
+	&scst_sess_write_unaligned_cmd_count_attr.attr,
+	&scst_sess_bidi_unaligned_cmd_count_attr.attr,
 	&scst_sess_force_close_attr.attr,
 	NULL,
 };

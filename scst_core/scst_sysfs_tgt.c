@@ -1104,7 +1104,8 @@ static ssize_t scst_tgt_io_grouping_type_store(struct kobject *kobj,
 enum scst_io_stat {
 	SCST_STAT_READ_CMDS, SCST_STAT_READ_KB, SCST_STAT_WRITE_CMDS,
 	SCST_STAT_WRITE_KB, SCST_STAT_BIDI_CMDS, SCST_STAT_BIDI_KB,
-	SCST_STAT_NONE_CMDS, SCST_STAT_UNKNOWN_CMDS,
+	SCST_STAT_NONE_CMDS, SCST_STAT_UNKNOWN_CMDS, SCST_STAT_READ_UNALIGNED,
+	SCST_STAT_WRITE_UNALIGNED, SCST_STAT_BIDI_UNALIGNED,
 };
 
 static u64 scst_sess_io_stat(struct scst_session *sess, int stat)
@@ -1124,6 +1125,12 @@ static u64 scst_sess_io_stat(struct scst_session *sess, int stat)
 		return atomic64_read(&sess->bidi_bytes) >> 10;
 	case SCST_STAT_NONE_CMDS:
 		return atomic64_read(&sess->none_cmds);
+	case SCST_STAT_READ_UNALIGNED:
+		return atomic64_read(&sess->read_unaligned);
+	case SCST_STAT_WRITE_UNALIGNED:
+		return atomic64_read(&sess->write_unaligned);
+	case SCST_STAT_BIDI_UNALIGNED:
+		return atomic64_read(&sess->bidi_unaligned);
 	default:
 		return atomic64_read(&sess->unknown_cmds);
 	}
@@ -1161,6 +1168,9 @@ SCST_TGT_STAT_ATTR(bidi_cmd_count, SCST_STAT_BIDI_CMDS);
 SCST_TGT_STAT_ATTR(bidi_io_count_kb, SCST_STAT_BIDI_KB);
 SCST_TGT_STAT_ATTR(none_cmd_count, SCST_STAT_NONE_CMDS);
 SCST_TGT_STAT_ATTR(unknown_cmd_count, SCST_STAT_UNKNOWN_CMDS);
+SCST_TGT_STAT_ATTR(read_unaligned_cmd_count, SCST_STAT_READ_UNALIGNED);
+SCST_TGT_STAT_ATTR(write_unaligned_cmd_count, SCST_STAT_WRITE_UNALIGNED);
+SCST_TGT_STAT_ATTR(bidi_unaligned_cmd_count, SCST_STAT_BIDI_UNALIGNED);
 
 static struct kobj_attribute scst_tgt_comment_attr =
 	__ATTR(comment, 0644, scst_tgt_comment_show, scst_tgt_comment_store);
@@ -1191,6 +1201,9 @@ static struct attribute *scst_tgt_attrs[] = {
 	&scst_tgt_bidi_io_count_kb_attr.attr,
 	&scst_tgt_none_cmd_count_attr.attr,
 	&scst_tgt_unknown_cmd_count_attr.attr,
+	&scst_tgt_read_unaligned_cmd_count_attr.attr,
+	&scst_tgt_write_unaligned_cmd_count_attr.attr,
+	&scst_tgt_bidi_unaligned_cmd_count_attr.attr,
 	NULL,
 };
 

@@ -432,6 +432,7 @@ struct scst_session {
 	atomic64_t commands;
 	atomic64_t read_cmds, write_cmds, read_bytes, write_bytes;
 	atomic64_t bidi_cmds, bidi_bytes, none_cmds, unknown_cmds;
+	atomic64_t read_unaligned, write_unaligned, bidi_unaligned;
 	struct scst_lat_stats *lat_stats;	/* measure_latency; or NULL */
 	spinlock_t lat_lock;			/* lat_stats */
 	struct kobject *lat_kobj;		/* sessions/<sess>/latency */

@@ -208,9 +208,24 @@ assert_eq "$(ctr $S none_cmd_count)" 5 "none_cmd_count"
 assert_eq "$(ctr $S unknown_cmd_count)" 1 "unknown_cmd_count"
 assert_eq "$(ctr $S bidi_cmd_count)" 0 "bidi_cmd_count"
 assert_eq "$(ctr $S bidi_io_count_kb)" 0 "bidi_io_count_kb"
+for d in read write bidi; do
+	assert_eq "$(ctr $S ${d}_unaligned_cmd_count)" 0 "${d}_unaligned_cmd_count of 4 KiB I/O"
+done
+# SCST's 4 KiB alignment (512-byte blocks here): a READ of LBA 1 (offset),
+# a READ of one block at LBA 8 (length), a WRITE of 4 KiB at LBA 3 (offset)
+sg_raw -r 512 "$sg" 28 00 00 00 00 01 00 00 01 00 > /dev/null 2>&1 || fail "READ(10) of LBA 1"
+sg_raw -r 512 "$sg" 28 00 00 00 00 08 00 00 01 00 > /dev/null 2>&1 || fail "READ(10) of LBA 8"
+sg_raw -s 4096 -i /tmp/4k "$sg" 2a 00 00 00 00 03 00 00 08 00 > /dev/null 2>&1 ||
+	fail "WRITE(10) at LBA 3"
+assert_eq "$(ctr $S read_unaligned_cmd_count)" 2 "read_unaligned_cmd_count"
+assert_eq "$(ctr $S write_unaligned_cmd_count)" 1 "write_unaligned_cmd_count"
+assert_eq "$(ctr $S bidi_unaligned_cmd_count)" 0 "bidi_unaligned_cmd_count"
+assert_eq "$(ctr $S read_cmd_count)" 34 "read_cmd_count with the unaligned ones"
+assert_eq "$(ctr $S write_cmd_count)" 65 "write_cmd_count with the unaligned one"
 # the target's: the sums of its one session's
 for c in read_cmd_count read_io_count_kb write_cmd_count write_io_count_kb \
-	 none_cmd_count unknown_cmd_count bidi_cmd_count bidi_io_count_kb; do
+	 none_cmd_count unknown_cmd_count bidi_cmd_count bidi_io_count_kb \
+	 read_unaligned_cmd_count write_unaligned_cmd_count bidi_unaligned_cmd_count; do
 	assert_eq "$(ctr $T $c)" "$(ctr $S $c)" "target $c"
 done
 expect_fail sh -c "echo 0 > $T/read_cmd_count"	# read-only there, as SCST's
@@ -218,7 +233,9 @@ expect_fail sh -c "echo 0 > $T/read_cmd_count"	# read-only there, as SCST's
 wr $S/write_io_count_kb 0
 assert_eq "$(ctr $S write_cmd_count)" 0 "write_cmd_count after the reset"
 assert_eq "$(ctr $S write_io_count_kb)" 0 "write_io_count_kb after the reset"
-assert_eq "$(ctr $S read_cmd_count)" 32 "read_cmd_count after the write reset"
+assert_eq "$(ctr $S write_unaligned_cmd_count)" 0 "write_unaligned_cmd_count after the reset"
+assert_eq "$(ctr $S read_unaligned_cmd_count)" 2 "read_unaligned_cmd_count after the write reset"
+assert_eq "$(ctr $S read_cmd_count)" 34 "read_cmd_count after the write reset"
 
 # --- measure_latency -----------------------------------------------------
 assert_eq "$(cat $SCST/measure_latency)" 0 "measure_latency by default"
