@@ -78,12 +78,36 @@ static void test_threads_num_refused(void **state)
 	assert_non_null(offline_dev_refusal("vdisk_fileio", "cluster_mode", "1"));
 }
 
+/* SCST's root attributes: honoured, inert, refused with a reason, unknown */
+static void test_root_attrs(void **state)
+{
+	(void)state;
+	assert_null(offline_root_refusal("setup_id", "0x1234"));
+	assert_null(offline_root_refusal("measure_latency", "1"));
+	assert_null(offline_root_refusal("poll_us", "0"));
+	assert_null(offline_root_refusal("version", "3.11.0"));
+	assert_true(root_attr_inert("poll_us", "0"));
+	assert_false(root_attr_inert("poll_us", "10"));
+	assert_false(root_attr_inert("setup_id", "0x1234"));
+	assert_non_null(strstr(offline_root_refusal("poll_us", "10"), "poll"));
+	assert_non_null(strstr(offline_root_refusal("max_tasklet_cmd", "10"),
+			       "tasklet"));
+	assert_non_null(strstr(offline_root_refusal("cluster_name", "c1"),
+			       "issue 34"));
+	assert_non_null(strstr(offline_root_refusal("trace_level", "default"),
+			       "dyndbg"));
+	assert_non_null(offline_root_refusal("threads", "8"));
+	assert_non_null(offline_root_refusal("suspend", "1"));
+	assert_string_equal(offline_root_refusal("setupid", "1"), "unknown");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vdisk_params_known),
 		cmocka_unit_test(test_refusals_agree),
 		cmocka_unit_test(test_threads_num_refused),
+		cmocka_unit_test(test_root_attrs),
 	};
 
 	return cmocka_run_group_tests_name("scstadmin_offline", tests, NULL,

@@ -148,8 +148,13 @@ static void diff_attrs(struct dctx *c, const attr_vec *want,
 		if (skip && skip(w->key, arg))
 			continue;
 		if (live && !l) {
-			warn(c, "%s has no attribute '%s'; ignored", what,
-			     w->key);
+			const char *why = *dir ? NULL :
+				offline_root_refusal(w->key, w->value);
+
+			if (why && !strcmp(why, "unknown"))
+				why = NULL;
+			warn(c, "%s has no attribute '%s'; ignored%s%s", what,
+			     w->key, why ? ": " : "", why ? why : "");
 			continue;
 		}
 		if (l && !strcmp(l->value, w->value))
@@ -1167,12 +1172,20 @@ static void diff_alua(struct dctx *c)
 					 dgroup_with(c->live->dgroups.v[i])));
 }
 
+/* SCST root attributes of the file accepted without effect (offline.c) */
+static bool root_inert_skip(const char *key, const void *arg)
+{
+	const struct attr *a = attr_find(arg, key);
+
+	return a && root_attr_inert(key, a->value);
+}
+
 static int diff_all(struct dctx *c)
 {
 	const struct tree *want = c->want, *live = c->live;
 
 	diff_attrs(c, &want->attrs, &live->attrs, "", "SCST", PH_GLOBAL_ATTR,
-		   NULL, NULL);
+		   root_inert_skip, &want->attrs);
 	if (diff_devices(c))
 		return -1;
 	for (size_t i = 0; i < want->drivers.n; i++) {

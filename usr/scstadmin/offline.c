@@ -91,6 +91,79 @@ const char *offline_refusal(const char *key, const char *value)
 }
 
 /**
+ * offline_root_refusal() - why scst-ng cannot honour an SCST root attribute
+ * @key: the attribute (a word at the top of the file)
+ * @value: its value
+ *
+ * setup_id and measure_latency are honoured; SCST's read-only ones
+ * (version, last_sysfs_mgmt_res) and a poll_us of 0 (no polling, what the
+ * core does) are accepted and change nothing (root_attr_inert()); the
+ * others SCST 3.11 has are refused with what to do.
+ *
+ * Return: the reason, or NULL when it is supported; "unknown" for one
+ *	this table does not name.
+ */
+const char *offline_root_refusal(const char *key, const char *value)
+{
+	static const struct {
+		const char *key;
+		const char *why;
+	} refused[] = {
+		{ "threads", "the core runs one worker per CPU, placed by cpu_mask and scst-affinity; their number is not set: remove the line" },
+		{ "max_tasklet_cmd", "commands never run in tasklet context here: remove the line" },
+		{ "poll_us", "the core does not poll before it sleeps (its dispatcher spreads work instead, Documentation/tuning.md): remove the line or set 0" },
+		{ "suspend", "there is no global suspend: stop a device's I/O with its active attribute" },
+		{ "cluster_name", "cluster_mode is not supported yet (issue 34): remove the line" },
+		{ "force_global_sgv_pool", "the data buffers come from the page allocator, there is no SGV pool: remove the line" },
+	};
+
+	if (!strcmp(key, "setup_id") || !strcmp(key, "measure_latency") ||
+	    root_attr_inert(key, value))
+		return NULL;
+	if (!strncmp(key, "trace_", 6))
+		return "SCST's trace flags: tracing here is the kernel's dynamic debug (dyndbg): remove the line";
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (!strcmp(key, refused[i].key))
+			return refused[i].why;
+	return "unknown";
+}
+
+/**
+ * root_attr_inert() - an SCST root attribute accepted but without effect
+ * @key: the attribute
+ * @value: its value
+ *
+ * Return: true for SCST's read-only root attributes, which its
+ *	-write_config never writes but a hand-made file may carry, and for a
+ *	poll_us of 0.
+ */
+bool root_attr_inert(const char *key, const char *value)
+{
+	if (!strcmp(key, "version") || !strcmp(key, "last_sysfs_mgmt_res"))
+		return true;
+	return !strcmp(key, "poll_us") && !strcmp(value, "0");
+}
+
+/* One warning, with the line, for a root attribute that cannot be honoured */
+static int root_refusal(const struct tree *t, const struct attr *a,
+			str_vec *warnings)
+{
+	const char *why = offline_root_refusal(a->key, a->value);
+
+	if (!why)
+		return 0;
+	if (!strcmp(why, "unknown"))
+		*vec_push(warnings) = xasprintf(
+			"%s:%d: root attribute '%s' is not scst-ng's (a typo, or an SCST attribute without a counterpart here): remove the line",
+			t->src, a->line, a->key);
+	else
+		*vec_push(warnings) = xasprintf(
+			"%s:%d: '%s %s' cannot be honoured: %s",
+			t->src, a->line, a->key, a->value, why);
+	return 1;
+}
+
+/**
  * offline_dev_refusal() - why scst-ng cannot honour a DEVICE attribute of
  *	a handler
  * @handler: the HANDLER
@@ -138,7 +211,8 @@ static int refusal(const struct tree *t, const struct handler *h,
 
 /**
  * conf_check_refusals() - the DEVICE attributes of scst-ng's handlers
- *	that cannot be honoured (cluster_mode 1, DIF)
+ *	that cannot be honoured (cluster_mode 1, DIF); a root attribute the
+ *	live tree lacks is a warning of the comparison, with its reason
  * @t: the parsed file
  * @warnings: receives one line each, with its line and the reason
  *
@@ -170,15 +244,19 @@ int conf_check_refusals(const struct tree *t, str_vec *warnings)
 /**
  * conf_check_offline() - check a parsed file against scst-ng's handlers
  * @t: the parsed file
- * @warnings: receives one line per handler scst-ng lacks, per DEVICE
- *	attribute its handler does not know and per one it cannot honour
- *	(cluster_mode 1, DIF), each with its line
+ * @warnings: receives one line per root attribute scst-ng cannot honour
+ *	or does not know, per handler scst-ng lacks, per DEVICE attribute its
+ *	handler does not know and per one it cannot honour (cluster_mode 1,
+ *	DIF), each with its line
  *
  * Return: how many warnings were added.
  */
 int conf_check_offline(const struct tree *t, str_vec *warnings)
 {
 	int n = 0;
+
+	for (size_t i = 0; i < t->attrs.n; i++)
+		n += root_refusal(t, &t->attrs.v[i], warnings);
 
 	for (size_t i = 0; i < t->handlers.n; i++) {
 		const struct handler *h = t->handlers.v[i];

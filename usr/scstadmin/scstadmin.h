@@ -262,6 +262,8 @@ void strs_free(str_vec *s);
 /* offline.c: -check_config without the modules */
 const char *const *offline_dev_attrs(const char *handler);
 const char *offline_refusal(const char *key, const char *value);
+const char *offline_root_refusal(const char *key, const char *value);
+bool root_attr_inert(const char *key, const char *value);
 const char *offline_dev_refusal(const char *handler, const char *key,
 				const char *value);
 int conf_check_offline(const struct tree *t, str_vec *warnings);
