@@ -42,6 +42,12 @@ mem_now() {
 	     END { print s, a }' /proc/meminfo
 }
 
+# slab_kb_by_cache: "CACHE KB" for each slab cache (/proc/slabinfo:
+# objects of the cache times their size)
+slab_kb_by_cache() {
+	awk 'NR > 2 { print $1, int($3 * $4 / 1024) }' /proc/slabinfo | sort
+}
+
 # Everything the kernel itself allocates for the setup (modules, Soft-RoCE,
 # the RAM disks filled once, the backing files) comes before the start
 # figures; our modules, targets and sessions after.
@@ -65,6 +71,7 @@ run modprobe ib_srp ${SOAK_SRP_OPTS-never_register=1}
 log "ib_srp options: ${SOAK_SRP_OPTS-never_register=1}"
 read -r slab0 avail0 < <(mem_now)
 log "start: Slab ${slab0} kB, MemAvailable ${avail0} kB"
+slab_kb_by_cache > /tmp/slab.start
 
 srpt_load
 scst_local_load
@@ -279,6 +286,14 @@ for m in scst_srpt scst_local scst_disk scst_vdisk scst; do
 	run modprobe -r $m
 done
 read -r slab1 avail1 < <(mem_now)
+# the caches that grew most: whose memory a growth is
+slab_kb_by_cache > /tmp/slab.end
+awk 'NR == FNR { a[$1] = $2; next }
+     $2 - a[$1] > 0 { print $2 - a[$1], $1, a[$1] + 0, $2 }' \
+	/tmp/slab.start /tmp/slab.end | sort -rn | head -n 12 |
+	while read -r d c a b; do
+		summary "slab grew: $c +$d kB ($a -> $b kB)"
+	done
 dslab=$(( (slab1 - slab0) * 1000 / slab0 ))
 davail=$(( (avail0 - avail1) * 1000 / avail0 ))
 summary "slab ${slab0} -> ${slab1} kB ($((dslab / 10)).$((dslab < 0 ? -dslab % 10 : dslab % 10))%), MemAvailable ${avail0} -> ${avail1} kB (-$((davail / 10)).$((davail < 0 ? -davail % 10 : davail % 10))%)"
