@@ -149,7 +149,7 @@ out=$(sense_of sg_turs -v "$fsg")
 grep -qi 'capacity data has changed' <<< "$out" || fail "no CAPACITY DATA HAS CHANGED: $out"
 sg_readcap "$fsg" | grep_q 'Number of logical blocks=655360' || fail "new capacity not reported"
 fio_run after-reset --filename="$bio" --ioengine=libaio --direct=1 \
-	--rw=randrw --bs=4k --iodepth=16 --size=8M --verify=crc32c --verify_fatal=1
+	--rw=randrw --bs=4k --iodepth=16 --size=$(io_mb 8) --verify=crc32c --verify_fatal=1
 mgmt $SCST/targets/scst_local/mgmt "del_session tgt1 host2"
 
 # --- removal in the wrong order ---------------------------------------------

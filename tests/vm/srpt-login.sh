@@ -97,7 +97,7 @@ fio_run verify-qd32 --filename="$bio" --ioengine=libaio --direct=1 \
 	--rw=randwrite --bs=4k --iodepth=32 --size=$(io_mb 32) --offset=64M \
 	--verify=crc32c --do_verify=1 --verify_fatal=1
 fio_run verify-bsrange --filename="$bio" --ioengine=libaio --direct=1 \
-	--rw=randwrite --bsrange=512-1M --iodepth=32 --size=64M --offset=128M \
+	--rw=randwrite --bsrange=512-1M --iodepth=32 --size=$(io_mb 64) --offset=128M \
 	--verify=crc32c --do_verify=1 --verify_fatal=1
 fio_run verify-fileio --filename="$fio" --ioengine=libaio --direct=1 \
 	--rw=randrw --bsrange=512-256k --iodepth=16 --size=$(io_mb 32) \
@@ -129,7 +129,7 @@ grep -q '^registrants 1$' "$P" || fail "pr_state: the channels are not one nexus
 run sg_persist -n --out --reserve --param-rk=0x5a --prout-type=3 "$sgdev"
 # reads from every CPU, so down every channel: all are the holder
 fio_run pr-holder --filename="$bio" --ioengine=libaio --direct=1 \
-	--rw=randread --bs=4k --iodepth=8 --numjobs=2 --size=8M --readonly
+	--rw=randread --bs=4k --iodepth=8 --numjobs=2 --size=$(io_mb 8) --readonly
 run sg_persist -n --out --clear --param-rk=0x5a "$sgdev"
 grep -q '^registrants 0$' "$P" || fail "pr_state after CLEAR"
 
@@ -141,7 +141,7 @@ run sh -c "echo 1 > '$T/enabled'"
 srpt_wait_sessions "$T" "$nsess"
 wait_for 60 "disk back after reconnect" ua_retry sg_turs "$bio"
 fio_run verify-after-reconnect --filename="$bio" --ioengine=libaio --direct=1 \
-	--rw=randwrite --bs=16k --iodepth=8 --size=8M --verify=crc32c \
+	--rw=randwrite --bs=16k --iodepth=8 --size=$(io_mb 8) --verify=crc32c \
 	--do_verify=1 --verify_fatal=1
 
 # --- logout -----------------------------------------------------------------------

@@ -69,7 +69,7 @@ log "core threads with $nsess session(s): $(core_threads)"
 
 # --- queue depth 128 -------------------------------------------------------------
 fio_run verify-qd128 --filename="$bio" --ioengine=libaio --direct=1 \
-	--rw=randwrite --bsrange=4k-64k --iodepth=128 --size=64M \
+	--rw=randwrite --bsrange=4k-64k --iodepth=128 --size=$(io_mb 64) \
 	--verify=crc32c --do_verify=1 --verify_fatal=1
 
 # --- aborts by initiator timeout --------------------------------------------------
@@ -111,7 +111,7 @@ done
 run ua_retry sg_turs "$slow_sg"
 run sg_raw -t 10 -r 512 -o /dev/null "$slow_sg" 28 00 00 00 00 00 00 00 01 00
 fio_run verify-after-aborts --filename="$bio" --ioengine=libaio --direct=1 \
-	--rw=randwrite --bs=4k --iodepth=32 --size=8M \
+	--rw=randwrite --bs=4k --iodepth=32 --size=$(io_mb 8) \
 	--verify=crc32c --do_verify=1 --verify_fatal=1
 
 # --- LUN reset, then a host reset: ib_srp reconnects its channels ------------------
@@ -121,7 +121,7 @@ run sg_reset -H "$(lun_sg "$SRP_HOST" 0)"
 srpt_wait_sessions "$T" "$nsess"
 wait_for 60 "disk after host reset" ua_retry sg_turs "$bio"
 fio_run verify-after-host-reset --filename="$bio" --ioengine=libaio --direct=1 \
-	--rw=randwrite --bs=16k --iodepth=16 --size=8M \
+	--rw=randwrite --bs=16k --iodepth=16 --size=$(io_mb 8) \
 	--verify=crc32c --do_verify=1 --verify_fatal=1
 
 # --- 20 logout/login cycles -------------------------------------------------------
@@ -142,7 +142,7 @@ for cycle in $(seq 1 20); do
 done
 log "20 logout/login cycles done"
 fio_run verify-after-cycles --filename="$bio" --ioengine=libaio --direct=1 \
-	--rw=randwrite --bsrange=4k-128k --iodepth=16 --size=16M \
+	--rw=randwrite --bsrange=4k-128k --iodepth=16 --size=$(io_mb 16) \
 	--verify=crc32c --do_verify=1 --verify_fatal=1
 srp_logout
 srpt_wait_sessions "$T" 0
