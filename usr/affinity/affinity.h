@@ -9,7 +9,8 @@
 
 #include <limits.h>
 
-#include "../scstadmin/scstadmin.h"
+#include "../lib/alloc.h"
+#include "../lib/sysfs.h"
 #include "cpuset.h"
 #include "layout.h"
 
@@ -20,6 +21,10 @@ enum {
 	AFF_EXIT_SYS	= 3,	/* a write or read failed */
 	AFF_EXIT_INTR	= 130,	/* sweep interrupted, state restored */
 };
+
+/* usr/lib's allocations end the process with this status when they fail */
+_Static_assert(AFF_EXIT_SYS == XALLOC_EXIT_STATUS,
+	       "out of memory exits with scst-affinity(1)'s AFF_EXIT_SYS");
 
 #define AFF_MAX_IRQ_PATS	16
 

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/fileio.h"
 #include "affinity.h"
 
 void aff_err(const char *fmt, ...)
@@ -38,40 +39,6 @@ void aff_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/*
- * Read all of @fd into @buf (up to @len - 1 bytes, NUL-terminated): a
- * seq_file in /proc (interrupts, PID/status) returns about a page per
- * read(), so one read() would miss the rest. The length, -EFBIG when the
- * file is longer than the buffer, or -errno.
- */
-static ssize_t read_all(int fd, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	for (;;) {
-		ssize_t r;
-		char more;
-
-		if (n == len - 1) {
-			/* full: anything further would be lost */
-			r = read(fd, &more, 1);
-			if (r > 0)
-				return -EFBIG;
-		} else {
-			r = read(fd, buf + n, len - 1 - n);
-		}
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (!r)
-			break;
-		n += (size_t)r;
-	}
-	buf[n] = '\0';
-	return (ssize_t)n;
-}
-
 int aff_read_text(const char *root, const char *rel, char *buf, size_t len)
 {
 	char path[PATH_MAX * 2];
@@ -82,7 +49,7 @@ int aff_read_text(const char *root, const char *rel, char *buf, size_t len)
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -errno;
-	n = read_all(fd, buf, len);
+	n = read_fd_all(fd, buf, len);
 	close(fd);
 	if (n < 0) {
 		buf[0] = '\0';
@@ -467,41 +434,6 @@ static int pattern_irqs(const struct aff_env *e, struct aff_sys *sys,
 	return 0;
 }
 
-typedef VEC(char *) names;
-
-static void list_dirs(const char *path, names *out)
-{
-	struct dirent *d;
-	DIR *dh = opendir(path);
-
-	if (!dh)
-		return;
-	while ((d = readdir(dh))) {
-		char p[PATH_MAX * 2];
-		struct stat st;
-
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", path, d->d_name);
-		if (!lstat(p, &st) && S_ISDIR(st.st_mode))
-			*vec_push(out) = xstrdup(d->d_name);
-	}
-	closedir(dh);
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void names_free(names *v)
-{
-	for (size_t i = 0; i < v->n; i++)
-		free(v->v[i]);
-	free(v->v);
-	memset(v, 0, sizeof(*v));
-}
-
 /* An SCST attribute (without its [key] line) into @buf; 0 or -errno. */
 static int scst_attr(const struct aff_env *e, const char *rel, char *buf,
 		     size_t len)
@@ -519,28 +451,20 @@ static int scst_attr(const struct aff_env *e, const char *rel, char *buf,
 
 static int read_targets(const struct aff_env *e, struct aff_sys *sys)
 {
-	char *tp = sysfs_path(&e->scst, "targets");
-	names drv = { 0 };
+	str_vec drv = { 0 };
 	int ret = 0;
 
-	list_dirs(tp, &drv);
-	free(tp);
-	if (drv.n > 1)
-		qsort(drv.v, drv.n, sizeof(char *), cmp_name);
+	sysfs_list(&e->scst, "targets", SYSFS_DIR, &drv);
 	for (size_t i = 0; i < drv.n && !ret; i++) {
 		char *dp = xasprintf("targets/%s", drv.v[i]);
-		char *dpa = sysfs_path(&e->scst, dp);
-		names tg = { 0 };
+		str_vec tg = { 0 };
 
-		list_dirs(dpa, &tg);
-		if (tg.n > 1)
-			qsort(tg.v, tg.n, sizeof(char *), cmp_name);
+		sysfs_list(&e->scst, dp, SYSFS_DIR, &tg);
 		for (size_t j = 0; j < tg.n && !ret; j++) {
 			char rel[PATH_MAX], buf[4096], err[200];
 			struct aff_target *t;
 			unsigned int ti = sys->ntargets;
-			names gr = { 0 };
-			char *gp;
+			str_vec gr = { 0 };
 
 			snprintf(rel, sizeof(rel), "%s/%s/cpu_mask", dp,
 				 tg.v[j]);
@@ -584,11 +508,7 @@ static int read_targets(const struct aff_env *e, struct aff_sys *sys)
 			}
 			snprintf(rel, sizeof(rel), "%s/%s/ini_groups", dp,
 				 tg.v[j]);
-			gp = sysfs_path(&e->scst, rel);
-			list_dirs(gp, &gr);
-			free(gp);
-			if (gr.n > 1)
-				qsort(gr.v, gr.n, sizeof(char *), cmp_name);
+			sysfs_list(&e->scst, rel, SYSFS_DIR, &gr);
 			for (size_t k = 0; k < gr.n; k++) {
 				char grel[PATH_MAX + 300];
 				struct aff_group *g;
@@ -609,13 +529,12 @@ static int read_targets(const struct aff_env *e, struct aff_sys *sys)
 						  sizeof(err)))
 					aff_err("%s: %s", grel, err);
 			}
-			names_free(&gr);
+			strs_free(&gr);
 		}
-		names_free(&tg);
-		free(dpa);
+		strs_free(&tg);
 		free(dp);
 	}
-	names_free(&drv);
+	strs_free(&drv);
 	return ret;
 }
 
@@ -648,14 +567,10 @@ static int read_pids(const struct aff_env *e, const char *rel,
 static int read_devices(const struct aff_env *e, struct aff_sys *sys,
 			const char *interrupts)
 {
-	char *dp = sysfs_path(&e->scst, "devices");
-	names dv = { 0 };
+	str_vec dv = { 0 };
 	int ret = 0;
 
-	list_dirs(dp, &dv);
-	free(dp);
-	if (dv.n > 1)
-		qsort(dv.v, dv.n, sizeof(char *), cmp_name);
+	sysfs_list(&e->scst, "devices", SYSFS_DIR, &dv);
 	for (size_t i = 0; i < dv.n && !ret; i++) {
 		char rel[PATH_MAX], buf[4096];
 		struct aff_device *d = GROW(sys->devices, sys->ndevices);
@@ -673,7 +588,7 @@ static int read_devices(const struct aff_env *e, struct aff_sys *sys,
 		if (!scst_attr(e, rel, buf, sizeof(buf)))
 			ret = block_irqs(e, sys, interrupts, buf);
 	}
-	names_free(&dv);
+	strs_free(&dv);
 	return ret;
 }
 

@@ -1265,12 +1265,3 @@ void actions_free(action_vec *a)
 	a->v = NULL;
 	a->n = a->cap = 0;
 }
-
-void strs_free(str_vec *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-	s->v = NULL;
-	s->n = s->cap = 0;
-}

@@ -11,10 +11,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* allocation, VEC, str_vec, struct sysfs: shared with scst-affinity */
+#include "../lib/alloc.h"
+#include "../lib/sysfs.h"
+
 /* the packages' and the modules' (scripts/check-deb checks they agree) */
 #define SCSTADMIN_VERSION	"0.1.0"
 #define SCST_MAX_LUN		16383
-#define SCST_DEFAULT_ROOT	"/sys/kernel/scst_tgt"
 
 /* Exit codes (documented in scstadmin(1)). */
 enum {
@@ -29,18 +32,11 @@ enum {
 	EXIT_NOTSUPP	= 8,	/* the running modules lack this (ALUA...) */
 };
 
+/* usr/lib's allocations end the process with this status when they fail */
+_Static_assert(EXIT_SYSFS == XALLOC_EXIT_STATUS,
+	       "out of memory exits with scstadmin(1)'s EXIT_SYSFS");
+
 #define SCST_DEFAULT_CONF	"/etc/scst.conf"
-
-#define VEC(T)	struct { T *v; size_t n, cap; }
-void vec_reserve(void **v, size_t *cap, size_t want, size_t elsz);
-#define vec_push(vec) \
-	(vec_reserve((void **)&(vec)->v, &(vec)->cap, (vec)->n + 1, \
-		     sizeof(*(vec)->v)), &(vec)->v[(vec)->n++])
-
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t sz);
-char *xstrdup(const char *s);
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /** struct attr - one "key value" line or one sysfs attribute file */
 struct attr {
@@ -184,25 +180,7 @@ int conf_check(const struct tree *t, const char *fname,
 /* writer.c */
 void conf_write(FILE *f, struct tree *t, bool nonkey);
 
-/* sysfs.c */
-struct sysfs {
-	char *root;
-	bool is_sysfs;		/* real sysfs (else a fake tree: append) */
-	int eagain_timeout_ms;
-	bool dry_run;
-};
-int sysfs_open(struct sysfs *s, const char *root);
-void sysfs_close(struct sysfs *s);
-char *sysfs_path(const struct sysfs *s, const char *rel);
-bool sysfs_exists(const struct sysfs *s, const char *rel);
-/* A regular file with a write permission bit (the kernel has a store). */
-bool sysfs_writable(const struct sysfs *s, const char *rel);
-/* Read an attribute: value (first lines) and whether it ends in [key]. */
-int sysfs_read_attr(const struct sysfs *s, const char *rel, char **value,
-		    bool *is_key);
-/* Write @text to @rel; handles the last_sysfs_mgmt_res EAGAIN protocol. */
-int sysfs_write(const struct sysfs *s, const char *rel, const char *text);
-int sysfs_resolve_eagain(const struct sysfs *s);
+/* sysfs_tree.c: the live tree, read through usr/lib/sysfs.h */
 struct tree *sysfs_read_tree(const struct sysfs *s, bool all_attrs);
 int sysfs_read_attrs(const struct sysfs *s, const char *rel, attr_vec *a,
 		     bool all);
@@ -239,8 +217,6 @@ struct diff_opts {
 /* Whether an action is made only with -force (-config's safety rule). */
 bool action_needs_force(const struct action *a);
 
-typedef VEC(char *) str_vec;
-
 /*
  * Actions that turn @live into @want, in a safe order. Pure: only looks
  * at the two trees. Returns 0, or -1 with @err set for a change that
@@ -257,7 +233,6 @@ int diff_trees(const struct tree *want, const struct tree *live,
 	       const struct diff_opts *o, action_vec *out,
 	       str_vec *warnings, char *err, size_t errlen);
 void actions_free(action_vec *a);
-void strs_free(str_vec *s);
 
 /* offline.c: -check_config without the modules */
 const char *const *offline_dev_attrs(const char *handler);

@@ -1,78 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * scstadmin: the configuration tree (alloc, lookup, sort, compare).
+ * scstadmin: the configuration tree (alloc, lookup, sort, compare). The
+ * allocation helpers it builds on are usr/lib/alloc.c.
  */
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scstadmin.h"
-
-void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p) {
-		fputs("scstadmin: out of memory\n", stderr);
-		exit(EXIT_SYSFS);
-	}
-	return p;
-}
-
-void *xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz ? sz : 1);
-
-	if (!p) {
-		fputs("scstadmin: out of memory\n", stderr);
-		exit(EXIT_SYSFS);
-	}
-	return p;
-}
-
-char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-
-	return memcpy(xmalloc(n), s, n);
-}
-
-char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *p;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	p = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return p;
-}
-
-void vec_reserve(void **v, size_t *cap, size_t want, size_t elsz)
-{
-	size_t ncap;
-	void *p;
-
-	if (want <= *cap)
-		return;
-	ncap = *cap ? *cap * 2 : 4;
-	while (ncap < want)
-		ncap *= 2;
-	p = realloc(*v, ncap * elsz);
-	if (!p) {
-		fputs("scstadmin: out of memory\n", stderr);
-		exit(EXIT_SYSFS);
-	}
-	memset((char *)p + *cap * elsz, 0, (ncap - *cap) * elsz);
-	*v = p;
-	*cap = ncap;
-}
 
 struct tree *tree_new(void)
 {
