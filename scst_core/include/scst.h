@@ -132,46 +132,119 @@ struct scst_cmd_threads {
  *	max_transfer_kb applies as well, the smaller of the two wins
  * @xmit_response: send the data-in buffer (if any) and the status of @cmd;
  *	the driver calls scst_tgt_cmd_done() once the response is on its way.
- *	Called in process or atomic context. Return 0.
+ *	Return 0 (the core ignores the value). Called exactly once per
+ *	command, aborted ones included, never before ->exec() has returned
+ *	(whichever of that return and scst_cmd_exec_done() comes last calls
+ *	it), with no lock of the core held, and concurrently for other
+ *	commands of the same session on other CPUs. Its context is that of
+ *	whoever ends the command, and the core does not say which: process
+ *	context when the core's state machine ends it (scst_process_cmd():
+ *	the command's CPU's worker on scst_cmd_wq or scst_yield/N, or inline
+ *	in the driver's own scst_cmd_init_done(), scst_rx_data() or
+ *	scst_rx_data_error() call with SCST_CONTEXT_DIRECT, even from within
+ *	->rdy_to_xfer()); the thread that ran ->exec() when the command ended
+ *	there (scst_do_exec(): one of those, a device thread, scst_exec_wq);
+ *	and, for a handler that completes later, inline in its caller of
+ *	scst_cmd_exec_done(), which may be atomic (vdisk_blockio's bio
+ *	end_io, the pass-through handler's request end_io). A driver that
+ *	must sleep here defers to its own worker. The core touches @cmd no
+ *	more once it called this, so the driver may call scst_tgt_cmd_done()
+ *	from within.
  * @rdy_to_xfer: fetch the data-out buffer of @cmd into its scatterlist; the
- *	driver calls scst_rx_data() when it has arrived. Called in process
- *	context, which the driver may continue in: it may call
- *	scst_rx_data(cmd, 0, SCST_CONTEXT_DIRECT) from within. Return 0.
- * @on_free_cmd: @cmd is about to be freed (optional)
- * @task_mgmt_fn_done: a TMF finished; its response is in the mcmd
+ *	driver calls scst_rx_data() when it has arrived, or with an error
+ *	(or scst_rx_data_error()) when it cannot be had; also for a command
+ *	a TMF aborted meanwhile (scst_cmd_aborted()): the core waits for
+ *	that call. Return 0 (the core ignores the value). Called at most
+ *	once per command, for a write with data, from the core's state
+ *	machine (scst_process_cmd()) in process context with no lock of the
+ *	core held: on the command's CPU's worker (scst_cmd_wq or
+ *	scst_yield/N), or inline in the driver's scst_cmd_init_done(...,
+ *	SCST_CONTEXT_DIRECT) call on that CPU (ib_srpt's CQ completion work;
+ *	scst_local's queuecommand, with memalloc_noio in effect). The core
+ *	touches @cmd no more once it called this, so the driver may continue
+ *	in this context: it may call scst_rx_data(cmd, 0, SCST_CONTEXT_DIRECT)
+ *	from within, and the command may then run on to ->xmit_response()
+ *	before this returns.
+ * @on_free_cmd: @cmd is about to be freed (optional). Called inline from
+ *	the driver's own scst_tgt_cmd_done(), in whatever context that is
+ *	called (its ctx argument is not used): ib_srpt's CQ completion work,
+ *	or within the driver's ->xmit_response() (scst_local always, ib_srpt
+ *	for a response it drops), which may be atomic. The driver makes that
+ *	call in answer to ->xmit_response() (the core does not check it), so
+ *	this comes after that call or nested in it. No lock of the core
+ *	held. It comes before the device handler's
+ *	->on_free_cmd(), while the data buffer and the nexus are still
+ *	there, and before the TMFs and the session unregistration that wait
+ *	for @cmd go on (->task_mgmt_fn_done(), unreg_done).
+ * @task_mgmt_fn_done: a TMF finished; its response is in the mcmd, which
+ *	the core frees when this returns (optional). Called on scst_tmf_wq,
+ *	an unbound workqueue: process context, may sleep, no lock of the core
+ *	held. Each TMF runs in its own work item, so this may be called
+ *	concurrently for several TMFs, of one session too, and not in the
+ *	order they arrived. Every command the TMF aborted has been freed (its
+ *	->on_free_cmd() returned) before; the session's unregistration waits
+ *	for this to return before unreg_done.
  * @enable_target: the administrator wrote the target's enabled attribute
- * @is_target_enabled: the current state of a target
+ *	(optional: without it the attribute does not exist). Called from the
+ *	attribute's store (scst_tgt_set_enabled()) in the writer's process
+ *	context, may sleep, no lock of the core held; the core does not
+ *	serialize it with another writer, with ->is_target_enabled(), nor
+ *	with scst_unregister_target() until that removes the target's
+ *	directory, after its sessions are gone. Its result is the write's.
+ * @is_target_enabled: the current state of a target, for a read of the
+ *	enabled attribute (the reader's process context, no lock of the core
+ *	held). That attribute exists only with @enable_target: without it
+ *	this is never called.
  * @close_session: the core asks the driver to close @sess, for one of two
  *	reasons: its target is being unregistered
  *	(scst_sess_tgt_unregistering() is true: the session must go for
  *	good), or the administrator wrote 1 to sessions/<sess>/force_close
  *	(end this I_T nexus; the initiator may log in again, and a driver
  *	whose "initiator" is local, such as scst_local, may open a new
- *	session itself). The driver calls scst_unregister_session() later,
- *	from its own context: this is called from the session's own sysfs
- *	attribute, whose removal waits for it to return, so it must neither
- *	wait for the session to go nor take a lock held around
- *	scst_unregister_session(..., true, ...). Without it force_close
- *	fails with -EOPNOTSUPP.
+ *	session itself). Process context, no lock of the core held: from
+ *	scst_unregister_target(), in its caller's context, one session at a
+ *	time, and the driver may unregister the session right away; or from
+ *	the force_close store, in the writer's context. There the driver
+ *	calls scst_unregister_session() later, from its own context: the
+ *	store runs in the session's own sysfs attribute, whose removal waits
+ *	for it to return, so it must neither wait for the session to go nor
+ *	take a lock held around scst_unregister_session(..., true, ...). The
+ *	two callers are not serialized with each other nor with the driver's
+ *	own scst_unregister_session(): this may be called more than once for
+ *	a session, and after its unregistration began. Without it
+ *	force_close fails with -EOPNOTSUPP.
  * @add_target: targets/<driver>/mgmt "add_target NAME [k=v;...]", for
  *	drivers whose targets are made by the administrator (optional)
  * @del_target: targets/<driver>/mgmt "del_target NAME" (optional)
  * @mgmt_cmd: other driver-specific commands of targets/<driver>/mgmt
  *	(optional), such as scst_local's add_session; @line is the parsed
  *	command. Return 0 or an errno, after logging one line naming the bad
- *	token.
+ *	token. These three are called from the store of that mgmt file, in
+ *	the writer's process context, and may sleep; the core holds none of
+ *	its locks (the driver registers and unregisters targets and sessions
+ *	from here, which take scst_mutex) and does not serialize writers.
  * @mgmt_help: usage text appended to the driver's mgmt file
  * @get_transport_id: the TransportID (SPC-4 §7.6.4) of the initiator port
- *	of @sess, for persistent reservations; called once, when the session
- *	registers (process context). Return 0, or a negative errno (the
- *	session then cannot register a reservation key). Optional: without
- *	it the core uses an iSCSI-name TransportID made of the session's
- *	initiator name (scst_pr_tid_from_iscsi_name()), as SCST does for
- *	scst_local
+ *	of @sess, for persistent reservations; called once, from
+ *	scst_register_session() in its caller's process context, before
+ *	scst_mutex is taken and before the session is visible anywhere:
+ *	@sess has its target, initiator name and tgt_priv, not yet its
+ *	sess_name. Return 0, or a negative errno (the session then cannot
+ *	register a reservation key). Optional: without it the core uses an
+ *	iSCSI-name TransportID made of the session's initiator name
+ *	(scst_pr_tid_from_iscsi_name()), as SCST does for scst_local
  * @tgtt_attrs: extra attributes of targets/<driver>/
  * @tgt_attrs: extra attributes of each targets/<driver>/<target>/
  * @sess_attrs: extra attributes of each session directory
  * @owner: THIS_MODULE
+ *
+ * The core calls no op of a target driver under one of its spinlocks, in
+ * an RCU read-side section or under scst_mutex. The ops that a call of
+ * the driver into the core runs inline (->rdy_to_xfer() and
+ * ->xmit_response() from scst_cmd_init_done(), scst_rx_data() or
+ * scst_rx_data_error() with SCST_CONTEXT_DIRECT, ->xmit_response() from a
+ * handler's scst_cmd_exec_done(), ->on_free_cmd() from
+ * scst_tgt_cmd_done()) run under whatever locks that caller holds.
  */
 struct scst_tgt_template {
 	const char *name;
@@ -216,7 +289,16 @@ struct scst_tgt_template {
  *	@exec_may_sleep
  * @parse: decode the CDB: set the data direction, buffer length, LBA; on
  *	error set the sense with scst_set_cmd_error(). Return 0, or -EINVAL
- *	when the command failed (the sense is then already set).
+ *	when the command failed (the sense is then already set). Optional:
+ *	without it the core calls scst_cdb_parse(). Called once for each
+ *	command to a mapped LUN (with a CDB length in range, not aborted on
+ *	arrival), before the reservation, unit attention and ALUA checks
+ *	(scst_init_cmd()), from the core's state machine in process context
+ *	with no lock of the core held, concurrently for other commands of
+ *	the device: in the contexts ->rdy_to_xfer() has (the command's CPU's
+ *	worker, or inline in the driver's SCST_CONTEXT_DIRECT call, which may
+ *	be a completion context other queues share or scst_local's submitter
+ *	with memalloc_noio in effect)
  * @exec: execute a parsed command; see enum scst_exec_res. Always called
  *	in process context: on the command's CPU's worker, or inline in the
  *	driver's context (which may be a completion context other queues
@@ -225,25 +307,81 @@ struct scst_tgt_template {
  *	@exec_may_sleep; a handler that does not set @exec_may_sleep may
  *	still sleep briefly (bio allocation, tags), and returns
  *	SCST_EXEC_NEED_THREAD for a command that may sleep for long while
- *	scst_cmd_may_block() is false
- * @on_free_cmd: @cmd is about to be freed (optional)
+ *	scst_cmd_may_block() is false; the core then calls it again on
+ *	scst_exec_wq. No lock of the core is held, and it runs concurrently
+ *	for other commands of the device (several CPUs, several device
+ *	threads). Not called for a command aborted before it would start,
+ *	nor for the commands the core answers itself (REPORT LUNS, REQUEST
+ *	SENSE, reservations, ALUA of a device in a group). The handler may
+ *	complete the command (scst_cmd_exec_done()) before ->exec() returns,
+ *	from any context; ->xmit_response() follows once both happened.
+ * @on_free_cmd: @cmd is about to be freed (optional). Called right after
+ *	the target driver's ->on_free_cmd(), in the same context: inline in
+ *	the driver's scst_tgt_cmd_done(), which may be atomic; no lock of the
+ *	core held. For every command that had a mapped LUN, also those
+ *	->exec() never saw (refused at admission, aborted); the data buffer
+ *	and @cmd's tgt_dev are still there.
  * @add_device: handlers/<name>/mgmt "add_device NAME k=v;..."; @line is
  *	the parsed command (argv[1] is NAME, params the k=v pairs), already
  *	checked against @add_device_parameters. Return 0 or a negative errno,
  *	after logging one line that names the bad parameter.
- * @del_device: handlers/<name>/mgmt "del_device NAME"
- * @attach: a device of this handler was registered (optional)
- * @detach: a device is being unregistered (optional)
+ * @del_device: handlers/<name>/mgmt "del_device NAME". This and
+ *	@add_device are called from the store of that mgmt file, in the
+ *	writer's process context, and may sleep; the core holds none of its
+ *	locks (they register and unregister devices, which take scst_mutex)
+ *	and does not serialize writers.
+ * @attach: a device of this handler was registered (optional). Called
+ *	from scst_register_virtual_device() in its caller's process context,
+ *	under scst_mutex (so it must not call what takes that mutex), after
+ *	the persistent reservation state is loaded and before the device's
+ *	threads start and the device is in sysfs or can be a LUN: no command
+ *	reaches the device before it returns. A non-zero return fails the
+ *	registration, without ->detach().
+ * @detach: a device is being unregistered (optional). Called from
+ *	scst_unregister_virtual_device() in its caller's process context,
+ *	without scst_mutex, once no LUN exports the device, every nexus of it
+ *	is gone (each ->detach_tgt() returned, no command left) and its
+ *	threads are stopped, but before its sysfs directory, @dev_attrs
+ *	included, is removed; and under scst_mutex when
+ *	scst_register_virtual_device() fails after ->attach() succeeded.
  * @attach_tgt: @tgt_dev (a device seen through a session) was created
- * @detach_tgt: @tgt_dev is going away
+ *	(optional). Called under scst_mutex in process context whenever a
+ *	session's LUN map gains the device: in scst_register_session() (the
+ *	driver's context) and at configuration changes (writes to the mgmt
+ *	files of luns/, ini_groups/ and initiators/, device removal). After
+ *	the nexus's threads started and before the nexus is published: no
+ *	command of it reaches the device before this returns. A non-zero
+ *	return leaves the LUN invisible to that session, without
+ *	->detach_tgt().
+ * @detach_tgt: @tgt_dev is going away (optional). Called on
+ *	scst_release_wq, an unbound workqueue: process context, no lock of
+ *	the core held, once the last reference to the nexus is gone (it left
+ *	the LUN map an RCU grace period ago, its commands are freed, no TMF
+ *	holds it). Before its threads stop and before the session's
+ *	unregistration (unreg_done) and ->detach() go on. It should not
+ *	wait: TMFs and unregistrations wait for the releases that workqueue
+ *	runs. Not serialized with ->attach_tgt() or ->detach_tgt() of other
+ *	nexuses of the device, nor with ->exec() of their commands.
  * @task_mgmt_fn: a LUN or target reset reached the device (optional):
  *	called once its commands are marked aborted and before the core
  *	waits for them, so that the handler ends what its backend holds;
- *	process context, no lock held
+ *	process context, no lock held. @fn is SCST_LUN_RESET for both
+ *	(CLEAR TASK SET and the aborts do not call it). Called on
+ *	scst_tmf_wq, once per device the reset reaches (TARGET RESET: each
+ *	device of the session in turn); resets of several sessions may call
+ *	it concurrently for one device. ->exec() may run meanwhile: for a
+ *	command whose ->exec() began before the mark, and for commands
+ *	received after the mark, which are not aborted.
  * @add_device_parameters: names accepted by add_device, for the mgmt help
  * @devt_attrs: extra attributes of handlers/<name>/
  * @dev_attrs: extra attributes of each devices/<dev>/ of this handler
  * @owner: THIS_MODULE
+ *
+ * The core calls ->attach(), ->attach_tgt() and, on a failed registration,
+ * ->detach() under scst_mutex; no other op of a device handler under one
+ * of its locks or in an RCU read-side section. ->parse(), ->exec() and
+ * ->on_free_cmd() may run under locks of the target driver whose call
+ * into the core runs them inline (see struct scst_tgt_template).
  */
 struct scst_dev_type {
 	const char *name;
@@ -595,6 +733,18 @@ void scst_unregister_target(struct scst_tgt *tgt);
 struct scst_session *scst_register_session(struct scst_tgt *tgt,
 					   const char *initiator_name,
 					   void *tgt_priv);
+/*
+ * @unreg_done of scst_unregister_session() is called from
+ * scst_finish_unregister_session(): with @wait, in the caller's context
+ * before scst_unregister_session() returns; without, on scst_tmf_wq.
+ * Either way in process context, with no lock of the core held, and it
+ * may sleep. It comes after every command of the session was freed (each
+ * ->on_free_cmd() returned), its TMFs finished (->task_mgmt_fn_done()
+ * returned), its sysfs directory was removed (no force_close store runs
+ * any more) and each of its nexuses was released (->detach_tgt()
+ * returned); before the session is freed and before
+ * scst_unregister_target() of its target can return.
+ */
 void scst_unregister_session(struct scst_session *sess, bool wait,
 			     void (*unreg_done)(struct scst_session *sess));
 
