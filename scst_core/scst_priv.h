@@ -190,14 +190,6 @@ int scst_tgt_set_enabled(struct scst_tgt *tgt, bool enable);
 
 /* scst_cmd.c: the command path */
 void scst_process_cmd(struct scst_cmd *cmd);
-
-/* scst_dispatch.c */
-int scst_dispatch_init(void);
-void scst_dispatch_exit(void);
-int scst_dispatch_pick_cpu(struct scst_session *sess, int here, bool direct);
-void scst_dispatch_queue(struct scst_cmd *cmd);
-void scst_dispatch_run(struct scst_cmd *cmd);
-ssize_t scst_dispatch_stats_show(char *buf);
 void scst_cmd_work_fn(struct work_struct *work);
 void scst_dev_task_set_done(struct scst_cmd *cmd);
 void scst_free_cmd(struct scst_cmd *cmd);
@@ -205,6 +197,14 @@ void scst_set_sense(struct scst_cmd *cmd, u32 sense_code);
 void scst_do_exec(struct scst_cmd *cmd);
 int scst_cmd_cache_init(void);
 void scst_cmd_cache_exit(void);
+
+/* scst_dispatch.c: which CPU runs a command (the adaptive dispatcher) */
+int scst_dispatch_init(void);
+void scst_dispatch_exit(void);
+int scst_dispatch_pick_cpu(struct scst_session *sess, int here, bool direct);
+void scst_dispatch_queue(struct scst_cmd *cmd);
+void scst_dispatch_run(struct scst_cmd *cmd);
+ssize_t scst_dispatch_stats_show(char *buf);
 
 /* scst_ua.c: unit attentions */
 void scst_tgt_dev_add_ua(struct scst_tgt_dev *tgt_dev, u32 sense_code);

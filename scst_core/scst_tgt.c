@@ -878,7 +878,11 @@ void scst_unregister_target(struct scst_tgt *tgt)
 
 	/*
 	 * Ask the driver to close each session, one at a time and without
-	 * scst_mutex: it may unregister the session right away.
+	 * scst_mutex: it may unregister the session right away. The driver
+	 * may also be unregistering it on its own (a disconnect): the
+	 * reference taken under scst_mutex, while the session is still on
+	 * sess_list, keeps it from being freed (scst_sysfs_sess_free() waits
+	 * for the last one) until ->close_session() has returned.
 	 */
 	for (;;) {
 		struct scst_session *found = NULL;
@@ -891,10 +895,13 @@ void scst_unregister_target(struct scst_tgt *tgt)
 				break;
 			}
 		}
+		if (found && tgtt->close_session)
+			kobject_get(&found->kobj);
 		mutex_unlock(&scst_mutex);
 		if (!found || !tgtt->close_session)
 			break;
 		tgtt->close_session(found);
+		kobject_put(&found->kobj);
 	}
 	/*
 	 * Not sess_list: a session leaves it before its unregistration is

@@ -236,8 +236,11 @@ static int scst_clear_dev_task_set(struct scst_device *dev,
 	 * logical unit aborts all its tasks) before we wait: the handler
 	 * aborts its requests now, so a request stuck in a pass-through
 	 * device does not hold the reset for its whole timeout (30 s, a
-	 * day for FORMAT UNIT). Commands that reach the handler after
-	 * this are marked aborted already and never start.
+	 * day for FORMAT UNIT). Commands that were in flight when the
+	 * scope was marked are aborted and do not start once this
+	 * returns; commands that arrive after the marking are new tasks,
+	 * which the reset does not end, and may reach ->exec() while or
+	 * after this runs.
 	 */
 	if (scst_tmf_resets_lu(fn) && dev->handler->task_mgmt_fn)
 		dev->handler->task_mgmt_fn(dev, SCST_LUN_RESET);
