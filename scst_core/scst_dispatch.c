@@ -422,25 +422,15 @@ void scst_dispatch_exit(void)
 	smpboot_unregister_percpu_thread(&scst_yield_threads);
 }
 
-/* cpu_stats: one line per CPU that ran or holds commands */
-ssize_t scst_dispatch_stats_show(char *buf)
+/*
+ * The counters of @cpu for the cpu_stats file (scst_sysfs_root.c, which
+ * formats them: the command path owns no sysfs). Return: whether @cpu ran
+ * or holds commands.
+ */
+bool scst_dispatch_cpu_stats(int cpu, struct scst_dispatch_stats *st)
 {
-	ssize_t len = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		unsigned long runs = per_cpu(scst_cpu_load, cpu).runs;
-		unsigned long yielded = per_cpu(scst_cpu_load, cpu).yielded;
-		unsigned int backlog = scst_backlog(cpu);
-
-		if (!runs && !backlog)
-			continue;
-		/* sysfs gives one page; the longest line is 82 bytes */
-		if (len > PAGE_SIZE - 96)
-			break;
-		len += sysfs_emit_at(buf, len,
-				     "cpu%d runs %lu backlog %u yielded %lu\n",
-				     cpu, runs, backlog, yielded);
-	}
-	return len;
+	st->runs = per_cpu(scst_cpu_load, cpu).runs;
+	st->yielded = per_cpu(scst_cpu_load, cpu).yielded;
+	st->backlog = scst_backlog(cpu);
+	return st->runs || st->backlog;
 }

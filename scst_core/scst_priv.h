@@ -204,7 +204,14 @@ void scst_dispatch_exit(void);
 int scst_dispatch_pick_cpu(struct scst_session *sess, int here, bool direct);
 void scst_dispatch_queue(struct scst_cmd *cmd);
 void scst_dispatch_run(struct scst_cmd *cmd);
-ssize_t scst_dispatch_stats_show(char *buf);
+/* a CPU's dispatcher counters, for the cpu_stats file */
+struct scst_dispatch_stats {
+	unsigned long runs;	/* state machine runs on the CPU */
+	unsigned long yielded;	/* runs handed to its yield thread */
+	unsigned int backlog;	/* commands queued to it now */
+};
+
+bool scst_dispatch_cpu_stats(int cpu, struct scst_dispatch_stats *st);
 
 /* scst_ua.c: unit attentions */
 void scst_tgt_dev_add_ua(struct scst_tgt_dev *tgt_dev, u32 sense_code);
@@ -292,8 +299,21 @@ void scst_sess_cpu_mask(struct scst_session *sess, struct scst_acg *acg,
 void scst_dev_queue_exec(struct scst_cmd *cmd);
 int scst_dev_set_threads(struct scst_device *dev, int n,
 			 enum scst_threads_pool_type type);
-ssize_t scst_dev_threads_pids(struct scst_device *dev, char *buf);
-ssize_t scst_tgt_dev_threads_pids(struct scst_tgt_dev *tgt_dev, char *buf);
+void scst_dev_threads_each_pid(struct scst_device *dev,
+			       void (*fn)(pid_t pid, void *ctx), void *ctx);
+void scst_tgt_dev_threads_each_pid(struct scst_tgt_dev *tgt_dev,
+				   void (*fn)(pid_t pid, void *ctx), void *ctx);
+
+/*
+ * scst_sysfs_dev.c: a thread_pid file's text, built by
+ * scst_*_threads_each_pid() calls (scst_sysfs_dev.c, scst_sysfs_sess.c)
+ */
+struct scst_pid_list {
+	char *buf;		/* the sysfs page */
+	ssize_t len;		/* bytes in @buf */
+};
+
+void scst_pid_list_add(pid_t pid, void *ctx);
 
 /* sysfs */
 int scst_sysfs_init(void);

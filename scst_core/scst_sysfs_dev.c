@@ -394,16 +394,25 @@ static ssize_t scst_dev_expl_alua_store(struct kobject *kobj,
 	return count;
 }
 
+/* one PID of a thread_pid file, space-separated (struct scst_pid_list) */
+void scst_pid_list_add(pid_t pid, void *ctx)
+{
+	struct scst_pid_list *pl = ctx;
+
+	pl->len += sysfs_emit_at(pl->buf, pl->len, "%s%d",
+				 pl->len ? " " : "", pid);
+}
+
 static ssize_t scst_dev_thread_pids_show(struct kobject *kobj,
 					 struct kobj_attribute *attr, char *buf)
 {
 	struct scst_device *dev = scst_kobj_to_dev(kobj);
-	ssize_t n;
+	struct scst_pid_list pl = { .buf = buf };
 
 	mutex_lock(&dev->dev_mutex);
-	n = scst_dev_threads_pids(dev, buf);
+	scst_dev_threads_each_pid(dev, scst_pid_list_add, &pl);
 	mutex_unlock(&dev->dev_mutex);
-	return n;
+	return pl.len + sysfs_emit_at(buf, pl.len, "\n");
 }
 
 static ssize_t scst_dev_pr_state_show(struct kobject *kobj,

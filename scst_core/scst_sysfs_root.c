@@ -178,7 +178,22 @@ static ssize_t threads_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t cpu_stats_show(struct kobject *kobj,
 			      struct kobj_attribute *attr, char *buf)
 {
-	return scst_dispatch_stats_show(buf);
+	struct scst_dispatch_stats st;
+	ssize_t len = 0;
+	int cpu;
+
+	/* one line per CPU that ran or holds commands */
+	for_each_possible_cpu(cpu) {
+		if (!scst_dispatch_cpu_stats(cpu, &st))
+			continue;
+		/* sysfs gives one page; the longest line is 82 bytes */
+		if (len > PAGE_SIZE - 96)
+			break;
+		len += sysfs_emit_at(buf, len,
+				     "cpu%d runs %lu backlog %u yielded %lu\n",
+				     cpu, st.runs, st.backlog, st.yielded);
+	}
+	return len;
 }
 
 /*

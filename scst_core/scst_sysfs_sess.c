@@ -77,8 +77,11 @@ static ssize_t scst_sess_lun_thread_pid_show(struct kobject *kobj,
 					     struct kobj_attribute *attr,
 					     char *buf)
 {
-	return scst_tgt_dev_threads_pids(scst_kobj_to_sess_lun(kobj)->tgt_dev,
-					 buf);
+	struct scst_pid_list pl = { .buf = buf };
+
+	scst_tgt_dev_threads_each_pid(scst_kobj_to_sess_lun(kobj)->tgt_dev,
+				      scst_pid_list_add, &pl);
+	return pl.len + sysfs_emit_at(buf, pl.len, "\n");
 }
 
 static struct kobj_attribute scst_sess_lun_active_commands_attr =

@@ -479,41 +479,38 @@ int scst_dev_set_threads(struct scst_device *dev, int n,
 	return 0;
 }
 
-static ssize_t scst_threads_emit_pids(struct scst_cmd_threads *p, char *buf,
-				      ssize_t n)
+static void scst_threads_each_pid(struct scst_cmd_threads *p,
+				  void (*fn)(pid_t pid, void *ctx), void *ctx)
 {
 	struct scst_cmd_thread *t;
 
 	list_for_each_entry(t, &p->threads, entry)
-		n += sysfs_emit_at(buf, n, "%s%d", n ? " " : "",
-				   task_pid_nr(t->task));
-	return n;
+		fn(task_pid_nr(t->task), ctx);
 }
 
-/* The PIDs of all threads of a device, shared and per-initiator. */
-ssize_t scst_dev_threads_pids(struct scst_device *dev, char *buf)
+/*
+ * The PIDs of all threads of a device, shared and per-initiator, one call
+ * of @fn each (the sysfs view formats them; dev_mutex held).
+ */
+void scst_dev_threads_each_pid(struct scst_device *dev,
+			       void (*fn)(pid_t pid, void *ctx), void *ctx)
 {
 	struct scst_ini_pool *pool;
-	ssize_t n;
 
 	lockdep_assert_held(&dev->dev_mutex);
-	n = scst_threads_emit_pids(&dev->threads, buf, 0);
+	scst_threads_each_pid(&dev->threads, fn, ctx);
 	list_for_each_entry(pool, &dev->ini_pools, entry)
-		n = scst_threads_emit_pids(&pool->threads, buf, n);
-	n += sysfs_emit_at(buf, n, "\n");
-	return n;
+		scst_threads_each_pid(&pool->threads, fn, ctx);
 }
 
 /* The PIDs of the per-initiator threads serving one nexus. */
-ssize_t scst_tgt_dev_threads_pids(struct scst_tgt_dev *tgt_dev, char *buf)
+void scst_tgt_dev_threads_each_pid(struct scst_tgt_dev *tgt_dev,
+				   void (*fn)(pid_t pid, void *ctx), void *ctx)
 {
 	struct scst_device *dev = tgt_dev->dev;
-	ssize_t n = 0;
 
 	mutex_lock(&dev->dev_mutex);
 	if (tgt_dev->ini_pool)
-		n = scst_threads_emit_pids(&tgt_dev->ini_pool->threads, buf, 0);
+		scst_threads_each_pid(&tgt_dev->ini_pool->threads, fn, ctx);
 	mutex_unlock(&dev->dev_mutex);
-	n += sysfs_emit_at(buf, n, "\n");
-	return n;
 }
