@@ -103,6 +103,28 @@ void scst_set_cmd_error_status(struct scst_cmd *cmd, u8 status)
 EXPORT_SYMBOL_GPL(scst_set_cmd_error_status);
 
 /**
+ * scst_set_cmd_error_from() - end a command as a decoder said
+ * @cmd: the command
+ * @err: sense code, field pointer and INFORMATION from a pure-logic
+ *	decoder or builder
+ */
+void scst_set_cmd_error_from(struct scst_cmd *cmd,
+			     const struct scst_cdb_err *err)
+{
+	if (err->has_field)
+		scst_set_cmd_error_field(cmd, err->sense_code, err->in_cdb,
+					 err->byte, err->bit);
+	else
+		scst_set_cmd_error(cmd, err->sense_code);
+	if (err->has_info) {
+		scst_sense_set_information(cmd->sense, sizeof(cmd->sense),
+					   err->info);
+		cmd->sense_len = scst_sense_len(cmd->sense, sizeof(cmd->sense));
+	}
+}
+EXPORT_SYMBOL_GPL(scst_set_cmd_error_from);
+
+/**
  * scst_set_resp_len() - how much data-in the command produced
  * @cmd: the command
  * @len: bytes; capped at the buffer length
@@ -332,20 +354,6 @@ EXPORT_SYMBOL_GPL(scst_rx_cmd);
 void scst_cmd_work_fn(struct work_struct *work)
 {
 	scst_dispatch_run(container_of(work, struct scst_cmd, work));
-}
-
-/*
- * Continue @cmd in process context: now, if the caller may and is on the
- * command's CPU, or on the worker of that CPU (scst_dispatch.c).
- */
-static void scst_continue(struct scst_cmd *cmd, enum scst_exec_context ctx)
-{
-	if (ctx == SCST_CONTEXT_DIRECT && !in_interrupt() &&
-	    !irqs_disabled() && cmd->cpu == raw_smp_processor_id()) {
-		scst_dispatch_run(cmd);
-		return;
-	}
-	scst_dispatch_queue(cmd);
 }
 
 /**
@@ -703,6 +711,25 @@ static bool scst_exec_put(struct scst_cmd *cmd)
 	return atomic_dec_and_test(&cmd->exec_refs);
 }
 
+/* The response goes to the driver: XMIT_WAIT until scst_tgt_cmd_done(). */
+static void scst_xmit(struct scst_cmd *cmd)
+{
+	cmd->state = SCST_CMD_STATE_XMIT_WAIT;
+	cmd->sess->tgt->tgtt->xmit_response(cmd);
+}
+
+/*
+ * The completion tail of an executed command, run once by whichever of
+ * the executor and the completion drops the last exec_refs: the task set
+ * lets the next command in, then the response goes out.
+ */
+static void scst_exec_finish(struct scst_cmd *cmd)
+{
+	scst_lat_stamp(cmd, SCST_LAT_TS_DONE);
+	scst_dev_task_set_done(cmd);
+	scst_xmit(cmd);
+}
+
 /**
  * scst_cmd_exec_done() - a handler finished executing a command
  * @cmd: the command, with its status, sense and response length set
@@ -713,10 +740,7 @@ void scst_cmd_exec_done(struct scst_cmd *cmd)
 {
 	if (!scst_exec_put(cmd))
 		return;	/* ->exec() has not returned yet; it goes on */
-	scst_lat_stamp(cmd, SCST_LAT_TS_DONE);
-	scst_dev_task_set_done(cmd);
-	cmd->state = SCST_CMD_STATE_XMIT_WAIT;
-	cmd->sess->tgt->tgtt->xmit_response(cmd);
+	scst_exec_finish(cmd);
 }
 EXPORT_SYMBOL_GPL(scst_cmd_exec_done);
 
@@ -786,12 +810,8 @@ void scst_do_exec(struct scst_cmd *cmd)
 			scst_cmd_exec_done(cmd);
 		}
 	}
-	if (scst_exec_put(cmd)) {
-		scst_lat_stamp(cmd, SCST_LAT_TS_DONE);
-		scst_dev_task_set_done(cmd);
-		cmd->state = SCST_CMD_STATE_XMIT_WAIT;
-		cmd->sess->tgt->tgtt->xmit_response(cmd);
-	}
+	if (scst_exec_put(cmd))
+		scst_exec_finish(cmd);
 }
 
 static void scst_exec(struct scst_cmd *cmd)
@@ -807,17 +827,10 @@ static void scst_exec(struct scst_cmd *cmd)
 	if (!dev) {
 		/* no LU: only the commands scst_emulate_no_lun() answers */
 		scst_emulate_no_lun(cmd);
-		cmd->state = SCST_CMD_STATE_XMIT_WAIT;
-		cmd->sess->tgt->tgtt->xmit_response(cmd);
+		scst_xmit(cmd);
 		return;
 	}
 	scst_do_exec(cmd);
-}
-
-static void scst_xmit(struct scst_cmd *cmd)
-{
-	cmd->state = SCST_CMD_STATE_XMIT_WAIT;
-	cmd->sess->tgt->tgtt->xmit_response(cmd);
 }
 
 /**
@@ -984,9 +997,10 @@ void scst_free_cmd(struct scst_cmd *cmd)
 /**
  * scst_tgt_cmd_done() - the driver is done with a command
  * @cmd: the command; freed here
- * @ctx: the caller's context (any)
+ *
+ * Any context: nothing here sleeps (scst_free_cmd()).
  */
-void scst_tgt_cmd_done(struct scst_cmd *cmd, enum scst_exec_context ctx)
+void scst_tgt_cmd_done(struct scst_cmd *cmd)
 {
 	cmd->state = SCST_CMD_STATE_FINISHED;
 	scst_free_cmd(cmd);

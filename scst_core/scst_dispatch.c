@@ -339,6 +339,24 @@ void scst_dispatch_run(struct scst_cmd *cmd)
 		atomic_dec(&per_cpu(scst_cpu_load, queued_on).backlog);
 }
 
+/**
+ * scst_continue() - the dispatcher's entry: carry a command on
+ * @cmd: the command, with cmd->cpu chosen (scst_dispatch_pick_cpu())
+ * @ctx: the caller's context as the driver gave it
+ *
+ * Now, in process context, if the caller may and is on the command's
+ * CPU; else on the worker of that CPU.
+ */
+void scst_continue(struct scst_cmd *cmd, enum scst_exec_context ctx)
+{
+	if (ctx == SCST_CONTEXT_DIRECT && !in_interrupt() &&
+	    !irqs_disabled() && cmd->cpu == raw_smp_processor_id()) {
+		scst_dispatch_run(cmd);
+		return;
+	}
+	scst_dispatch_queue(cmd);
+}
+
 /* ---------------------------------------------------------------------- */
 /* the yielding workers: one SCHED_BATCH thread per online CPU             */
 

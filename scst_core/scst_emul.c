@@ -11,28 +11,6 @@
 
 #include "scst_priv.h"
 
-/**
- * scst_set_cmd_error_from() - end a command as a decoder said
- * @cmd: the command
- * @err: sense code, field pointer and INFORMATION from a pure-logic
- *	decoder or builder
- */
-void scst_set_cmd_error_from(struct scst_cmd *cmd,
-			     const struct scst_cdb_err *err)
-{
-	if (err->has_field)
-		scst_set_cmd_error_field(cmd, err->sense_code, err->in_cdb,
-					 err->byte, err->bit);
-	else
-		scst_set_cmd_error(cmd, err->sense_code);
-	if (err->has_info) {
-		scst_sense_set_information(cmd->sense, sizeof(cmd->sense),
-					   err->info);
-		cmd->sense_len = scst_sense_len(cmd->sense, sizeof(cmd->sense));
-	}
-}
-EXPORT_SYMBOL_GPL(scst_set_cmd_error_from);
-
 bool scst_cmd_core_emulated(const struct scst_cmd *cmd)
 {
 	switch (cmd->cdb[0]) {

@@ -204,6 +204,7 @@ void scst_dispatch_exit(void);
 int scst_dispatch_pick_cpu(struct scst_session *sess, int here, bool direct);
 void scst_dispatch_queue(struct scst_cmd *cmd);
 void scst_dispatch_run(struct scst_cmd *cmd);
+void scst_continue(struct scst_cmd *cmd, enum scst_exec_context ctx);
 /* a CPU's dispatcher counters, for the cpu_stats file */
 struct scst_dispatch_stats {
 	unsigned long runs;	/* state machine runs on the CPU */

@@ -31,7 +31,7 @@
  * (the two top costs of the queued path in make profile). Elsewhere, as
  * SCST_LOCAL_CTX.
  *
- * SCST_LOCAL_CTX, for scst_tgt_cmd_done(), and for scst_cmd_init_done()
+ * SCST_LOCAL_CTX, for scst_cmd_init_done()
  * on older kernels: queuecommand may not sleep (blk-mq calls it inside an
  * RCU read-side section) and ->xmit_response() may be called in atomic
  * context, so the core continues on a worker of this CPU (or, for a deep
@@ -361,6 +361,6 @@ int scst_local_xmit_response(struct scst_cmd *cmd)
 	smp_store_release(&lcmd->in_core, false);
 	scsi_done(sc);
 done:
-	scst_tgt_cmd_done(cmd, SCST_LOCAL_CTX);
+	scst_tgt_cmd_done(cmd);
 	return 0;
 }

@@ -467,7 +467,7 @@ static void srpt_ioctx_unsent(struct srpt_send_ioctx *ioctx)
 		srpt_free_rw_ctxs(ioctx);
 		srpt_put_recv(ioctx);
 		srpt_put_send_ioctx(ioctx);
-		scst_tgt_cmd_done(cmd, SCST_CONTEXT_ATOMIC);
+		scst_tgt_cmd_done(cmd);
 		break;
 	default:
 		srpt_put_send_ioctx(ioctx);
@@ -992,7 +992,7 @@ void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (ioctx->state == SRPT_IOCTX_RSP_SENT) {
 		srpt_free_rw_ctxs(ioctx);
 		srpt_put_send_ioctx(ioctx);
-		scst_tgt_cmd_done(cmd, SCST_CONTEXT_ATOMIC);
+		scst_tgt_cmd_done(cmd);
 	} else if (ioctx->state == SRPT_IOCTX_LOGOUT_SENT) {
 		/* SRP r16a 6.6: the initiator has it; now disconnect */
 		srpt_put_send_ioctx(ioctx);
@@ -1235,7 +1235,7 @@ static void srpt_cmd_drop(struct srpt_send_ioctx *ioctx, bool credit)
 	if (credit)
 		atomic_inc(&ch->req_lim_delta);
 	srpt_put_send_ioctx(ioctx);
-	scst_tgt_cmd_done(cmd, SCST_CONTEXT_ATOMIC);
+	scst_tgt_cmd_done(cmd);
 }
 
 /* Bytes of data-in to send. */

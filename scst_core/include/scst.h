@@ -167,7 +167,7 @@ struct scst_cmd_threads {
  *	before this returns.
  * @on_free_cmd: @cmd is about to be freed (optional). Called inline from
  *	the driver's own scst_tgt_cmd_done(), in whatever context that is
- *	called (its ctx argument is not used): ib_srpt's CQ completion work,
+ *	called: ib_srpt's CQ completion work,
  *	or within the driver's ->xmit_response() (scst_local always, ib_srpt
  *	for a response it drops), which may be atomic. The driver makes that
  *	call in answer to ->xmit_response() (the core does not check it), so
@@ -792,7 +792,7 @@ void scst_rx_data(struct scst_cmd *cmd, int status,
 		  enum scst_exec_context ctx);
 void scst_rx_data_error(struct scst_cmd *cmd, u32 sense_code,
 			enum scst_exec_context ctx);
-void scst_tgt_cmd_done(struct scst_cmd *cmd, enum scst_exec_context ctx);
+void scst_tgt_cmd_done(struct scst_cmd *cmd);
 bool scst_cmd_aborted(const struct scst_cmd *cmd);
 /* residual: data-in/out length the transport announced minus what moved */
 s64 scst_cmd_resid(const struct scst_cmd *cmd);
