@@ -69,14 +69,16 @@ void srpt_ioctx_init(struct srpt_send_ioctx *ioctx)
 }
 
 /*
- * The context to hand a command to the core in: completions are handled
- * in process context (the CQ pool's workqueue, or the target's thread),
+ * The context to hand a command to the core in. Every caller runs in the
+ * channel's completion context, with no lock held: the CQ pool's
+ * IB_POLL_WORKQUEUE work (srpt_ch_create_cq()) or the target's thread,
+ * which polls its channels' CQs (thread mode). That is process context,
  * where the core may carry the command on at once instead of queueing it
  * to a worker of this CPU.
  */
 static enum scst_exec_context srpt_core_context(void)
 {
-	return preemptible() ? SCST_CONTEXT_DIRECT : SCST_CONTEXT_ATOMIC;
+	return SCST_CONTEXT_DIRECT;
 }
 
 /**
@@ -1039,7 +1041,11 @@ void srpt_rdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
  * completion of vdisk_blockio on a real disk); such calls continue in
  * srpt_wq, but only when there is data-in to map: a response alone is
  * posted at once. (A template flag asking the core for process context,
- * as SCST's xmit_response_atomic, would move every such response.)
+ * as SCST's xmit_response_atomic, would move every such response.) Only
+ * the handler knows the context of its completion, and the core's
+ * contract leaves it open: so this asks the kernel, and errs to "no"
+ * (preemptible() is always false without CONFIG_PREEMPT_COUNT), which
+ * costs a deferral, never a sleep in atomic context.
  * ->rdy_to_xfer() is always called in process context (scst.h).
  */
 static bool srpt_may_sleep(void)
