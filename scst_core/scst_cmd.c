@@ -30,17 +30,27 @@
 #include "scst_priv.h"
 
 static struct kmem_cache *scst_cmd_cache;
+/* ->exec() of the commands that may sleep for long, per CPU */
+static struct workqueue_struct *scst_exec_wq;
 
 static void scst_free_data_buf(struct scst_cmd *cmd);
 
-int scst_cmd_cache_init(void)
+int scst_cmd_init(void)
 {
 	scst_cmd_cache = KMEM_CACHE(scst_cmd, SLAB_HWCACHE_ALIGN);
-	return scst_cmd_cache ? 0 : -ENOMEM;
+	if (!scst_cmd_cache)
+		return -ENOMEM;
+	scst_exec_wq = alloc_workqueue("scst_exec", WQ_MEM_RECLAIM, 0);
+	if (!scst_exec_wq) {
+		kmem_cache_destroy(scst_cmd_cache);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
-void scst_cmd_cache_exit(void)
+void scst_cmd_exit(void)
 {
+	destroy_workqueue(scst_exec_wq);
 	kmem_cache_destroy(scst_cmd_cache);
 }
 
@@ -224,6 +234,38 @@ static void scst_free_data_buf(struct scst_cmd *cmd)
 	if (cmd->sg != cmd->tgt_sg)
 		cmd->sg = NULL;
 }
+
+/*
+ * max_transfer_kb: the default of devices/<dev>/max_transfer_kb, read when
+ * a device is registered. 8 MiB is what Linux initiators never exceed in
+ * practice (their max_sectors is smaller) and keeps one command's buffer
+ * at 2048 pages.
+ */
+unsigned int scst_max_transfer_kb = SCST_MAX_XFER_KB_DEFAULT;
+
+static int scst_max_transfer_kb_set(const char *val,
+				    const struct kernel_param *kp)
+{
+	unsigned int kb;
+
+	if (kstrtouint(val, 0, &kb) || kb < SCST_MAX_XFER_KB_MIN ||
+	    kb > SCST_MAX_XFER_KB_MAX) {
+		pr_err("max_transfer_kb: '%s' is not a number of KiB in %u-%u\n",
+		       val, SCST_MAX_XFER_KB_MIN, SCST_MAX_XFER_KB_MAX);
+		return -EINVAL;
+	}
+	WRITE_ONCE(scst_max_transfer_kb, kb);
+	return 0;
+}
+
+static const struct kernel_param_ops scst_max_transfer_kb_ops = {
+	.set = scst_max_transfer_kb_set,
+	.get = param_get_uint,
+};
+module_param_cb(max_transfer_kb, &scst_max_transfer_kb_ops,
+		&scst_max_transfer_kb, 0644);
+MODULE_PARM_DESC(max_transfer_kb,
+		 "Default largest data buffer of one command, in KiB, for devices registered from now on (64-65536, default 8192)");
 
 /**
  * scst_cmd_max_transfer() - the largest data buffer @cmd may ask for

@@ -80,6 +80,9 @@ struct scst_cpu_load {
 static DEFINE_PER_CPU_SHARED_ALIGNED(struct scst_cpu_load, scst_cpu_load);
 static DEFINE_PER_CPU(struct task_struct *, scst_yield_task);
 
+/* The preempting workers: a command's passes queued to its CPU. */
+static struct workqueue_struct *scst_cmd_wq;
+
 static unsigned int scst_spread_depth = 4;
 module_param_named(spread_depth, scst_spread_depth, uint, 0644);
 MODULE_PARM_DESC(spread_depth,
@@ -424,20 +427,29 @@ static struct smp_hotplug_thread scst_yield_threads = {
 
 int scst_dispatch_init(void)
 {
-	int cpu;
+	int cpu, ret;
 
+	/* before the yielding workers: a parked one may requeue to it */
+	scst_cmd_wq = alloc_workqueue("scst_cmd", WQ_HIGHPRI | WQ_MEM_RECLAIM,
+				      0);
+	if (!scst_cmd_wq)
+		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
 		init_llist_head(&per_cpu(scst_cpu_load, cpu).yield_queue);
 		per_cpu(scst_cpu_load, cpu).arrival_at = jiffies -
 			SCST_ARRIVAL_RECENT - 1;
 	}
-	return smpboot_register_percpu_thread(&scst_yield_threads);
+	ret = smpboot_register_percpu_thread(&scst_yield_threads);
+	if (ret)
+		destroy_workqueue(scst_cmd_wq);
+	return ret;
 }
 
 /* No session is left, so no queue holds a command. */
 void scst_dispatch_exit(void)
 {
 	smpboot_unregister_percpu_thread(&scst_yield_threads);
+	destroy_workqueue(scst_cmd_wq);
 }
 
 /*

@@ -15,43 +15,6 @@ DEFINE_MUTEX(scst_mutex);
 LIST_HEAD(scst_template_list);
 LIST_HEAD(scst_dev_type_list);
 LIST_HEAD(scst_dev_list);
-struct workqueue_struct *scst_cmd_wq;
-struct workqueue_struct *scst_exec_wq;
-struct workqueue_struct *scst_tmf_wq;
-DECLARE_WAIT_QUEUE_HEAD(scst_tmf_waitq);
-
-/*
- * max_transfer_kb: the default of devices/<dev>/max_transfer_kb, read when
- * a device is registered. 8 MiB is what Linux initiators never exceed in
- * practice (their max_sectors is smaller) and keeps one command's buffer
- * at 2048 pages.
- */
-unsigned int scst_max_transfer_kb = SCST_MAX_XFER_KB_DEFAULT;
-
-static int scst_max_transfer_kb_set(const char *val,
-				    const struct kernel_param *kp)
-{
-	unsigned int kb;
-
-	if (kstrtouint(val, 0, &kb) || kb < SCST_MAX_XFER_KB_MIN ||
-	    kb > SCST_MAX_XFER_KB_MAX) {
-		pr_err("max_transfer_kb: '%s' is not a number of KiB in %u-%u\n",
-		       val, SCST_MAX_XFER_KB_MIN, SCST_MAX_XFER_KB_MAX);
-		return -EINVAL;
-	}
-	WRITE_ONCE(scst_max_transfer_kb, kb);
-	return 0;
-}
-
-static const struct kernel_param_ops scst_max_transfer_kb_ops = {
-	.set = scst_max_transfer_kb_set,
-	.get = param_get_uint,
-};
-module_param_cb(max_transfer_kb, &scst_max_transfer_kb_ops,
-		&scst_max_transfer_kb, 0644);
-MODULE_PARM_DESC(max_transfer_kb,
-		 "Default largest data buffer of one command, in KiB, for devices registered from now on (64-65536, default 8192)");
-
 struct scst_tgt_template *scst_find_template(const char *name)
 {
 	struct scst_tgt_template *t;
@@ -344,66 +307,45 @@ static int __init scst_init(void)
 {
 	int ret;
 
-	ret = scst_cmd_cache_init();
+	ret = scst_cmd_init();
 	if (ret)
 		return ret;
-	scst_cmd_wq = alloc_workqueue("scst_cmd", WQ_HIGHPRI | WQ_MEM_RECLAIM,
-				      0);
-	if (!scst_cmd_wq) {
-		ret = -ENOMEM;
-		goto destroy_cmd_cache;
-	}
-	/* ->exec() of the commands that may sleep for long, per CPU */
-	scst_exec_wq = alloc_workqueue("scst_exec", WQ_MEM_RECLAIM, 0);
-	if (!scst_exec_wq) {
-		ret = -ENOMEM;
-		goto destroy_cmd_wq;
-	}
-	scst_tmf_wq = alloc_workqueue("scst_tmf", WQ_UNBOUND | WQ_MEM_RECLAIM,
-				      0);
-	if (!scst_tmf_wq) {
-		ret = -ENOMEM;
-		goto destroy_exec_wq;
-	}
+	ret = scst_tm_init();
+	if (ret)
+		goto cmd_exit;
 	ret = scst_dispatch_init();
 	if (ret)
-		goto destroy_tmf_wq;
+		goto tm_exit;
 
-	ret = scst_tgt_init();
+	ret = scst_nexus_init();
 	if (ret)
 		goto dispatch_exit;
 
 	ret = scst_sysfs_init();
 	if (ret)
-		goto tgt_exit;
+		goto nexus_exit;
 
 	pr_info("target core version %s loaded\n", SCST_VERSION_STRING);
 	return 0;
 
-tgt_exit:
-	scst_tgt_exit();
+nexus_exit:
+	scst_nexus_exit();
 dispatch_exit:
 	scst_dispatch_exit();
-destroy_tmf_wq:
-	destroy_workqueue(scst_tmf_wq);
-destroy_exec_wq:
-	destroy_workqueue(scst_exec_wq);
-destroy_cmd_wq:
-	destroy_workqueue(scst_cmd_wq);
-destroy_cmd_cache:
-	scst_cmd_cache_exit();
+tm_exit:
+	scst_tm_exit();
+cmd_exit:
+	scst_cmd_exit();
 	return ret;
 }
 
 static void __exit scst_exit(void)
 {
 	scst_sysfs_exit();
-	scst_tgt_exit();
+	scst_nexus_exit();
 	scst_dispatch_exit();
-	destroy_workqueue(scst_tmf_wq);
-	destroy_workqueue(scst_exec_wq);
-	destroy_workqueue(scst_cmd_wq);
-	scst_cmd_cache_exit();
+	scst_tm_exit();
+	scst_cmd_exit();
 	pr_info("target core unloaded\n");
 }
 

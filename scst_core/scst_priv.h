@@ -15,9 +15,9 @@
  *   the session's own abort wait in scst_finish_unregister_session().
  * - A session's LUN map is RCU-protected: the command path looks LUNs up
  *   without locks; a configuration change publishes a new map.
- * - A tgt_dev (I_T_L nexus) is reference counted (cmd_count): its LUN
- *   map holds one reference, dropped an RCU grace period after the map
- *   stops showing it; each command, TMF and scst_*_get_tgt_devs() copy
+ * - A tgt_dev (I_T_L nexus) is reference counted (cmd_count, scst_nexus.c):
+ *   its LUN map holds one reference, dropped an RCU grace period after the
+ *   map stops showing it; each command, TMF and scst_*_get_tgt_devs() copy
  *   holds one. The last put queues the nexus's release on scst_release_wq
  *   (any context); the release takes dev->dev_lock and dev->dev_mutex,
  *   never scst_mutex. A reference pins the nexus's session and device.
@@ -148,11 +148,6 @@ extern struct kobject *scst_root_kobj;
 extern struct kobject *scst_targets_kobj;
 extern struct kobject *scst_devices_kobj;
 extern struct kobject *scst_handlers_kobj;
-extern struct workqueue_struct *scst_cmd_wq;
-extern struct workqueue_struct *scst_exec_wq;
-extern unsigned int scst_max_transfer_kb;
-extern struct workqueue_struct *scst_tmf_wq;
-extern wait_queue_head_t scst_tmf_waitq;
 extern int scst_last_mgmt_res;
 extern unsigned int scst_max_initiator_pools;
 extern unsigned int scst_setup_id;
@@ -163,8 +158,6 @@ struct scst_dev_type *scst_find_dev_type(const char *name);
 struct scst_device *scst_find_device(const char *name);
 
 /* scst_tgt.c: targets, sessions, access groups, LUN maps */
-int scst_tgt_init(void);
-void scst_tgt_exit(void);
 struct scst_acg *scst_alloc_acg(struct scst_tgt *tgt, const char *name,
 				bool is_default);
 void scst_del_acg(struct scst_acg *acg);
@@ -178,25 +171,32 @@ int scst_acg_del_acn(struct scst_acg *acg, const char *pattern);
 void scst_acg_clear_acns(struct scst_acg *acg);
 void scst_tgt_reassign_sessions(struct scst_tgt *tgt);
 void scst_dev_remove_luns(struct scst_device *dev);
+void scst_sess_wait_tgt_devs(struct scst_session *sess);
+void scst_dev_wait_tgt_devs(struct scst_device *dev);
+int scst_tgt_set_enabled(struct scst_tgt *tgt, bool enable);
+
+/* scst_nexus.c: I_T_L nexuses (tgt_devs) for the command path */
+int scst_nexus_init(void);
+void scst_nexus_exit(void);
+void scst_tgt_dev_init_ref(struct scst_tgt_dev *tgt_dev);
+void scst_tgt_dev_unmap(struct scst_tgt_dev *tgt_dev);
 struct scst_tgt_dev *scst_lookup_tgt_dev(struct scst_session *sess, u64 lun);
 struct scst_tgt_dev **scst_sess_get_tgt_devs(struct scst_session *sess,
 					     unsigned int *nr);
 void scst_put_tgt_dev(struct scst_tgt_dev *tgt_dev);
 struct scst_tgt_dev **scst_dev_get_tgt_devs(struct scst_device *dev,
 					    unsigned int *nr);
-void scst_sess_wait_tgt_devs(struct scst_session *sess);
-void scst_dev_wait_tgt_devs(struct scst_device *dev);
-int scst_tgt_set_enabled(struct scst_tgt *tgt, bool enable);
 
 /* scst_cmd.c: the command path */
+extern unsigned int scst_max_transfer_kb;	/* module parameter */
+int scst_cmd_init(void);
+void scst_cmd_exit(void);
 void scst_process_cmd(struct scst_cmd *cmd);
 void scst_cmd_work_fn(struct work_struct *work);
 void scst_dev_task_set_done(struct scst_cmd *cmd);
 void scst_free_cmd(struct scst_cmd *cmd);
 void scst_set_sense(struct scst_cmd *cmd, u32 sense_code);
 void scst_do_exec(struct scst_cmd *cmd);
-int scst_cmd_cache_init(void);
-void scst_cmd_cache_exit(void);
 
 /* scst_dispatch.c: which CPU runs a command (the adaptive dispatcher) */
 int scst_dispatch_init(void);
@@ -241,6 +241,10 @@ bool scst_alua_emulated(const struct scst_cmd *cmd);
 void scst_alua_emulate(struct scst_cmd *cmd);
 
 /* scst_tm.c: task management */
+extern struct workqueue_struct *scst_tmf_wq;
+extern wait_queue_head_t scst_tmf_waitq;
+int scst_tm_init(void);
+void scst_tm_exit(void);
 void scst_abort_sess_cmds_and_wait(struct scst_session *sess);
 unsigned int scst_abort_nexuses_and_wait(struct scst_tgt_dev **tds,
 					 unsigned int n);

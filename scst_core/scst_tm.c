@@ -21,7 +21,32 @@
 
 #include "scst_priv.h"
 
+/*
+ * TMFs and the background unregistration of sessions (scst_tgt.c, an I_T
+ * nexus loss) run here: unbound, they wait for commands, never holding
+ * scst_mutex.
+ */
+struct workqueue_struct *scst_tmf_wq;
+/*
+ * Woken whenever something a TMF, a session's or a target's removal may
+ * wait for has ended: a command freed (scst_cmd.c), a nexus released
+ * (scst_nexus.c), a TMF done, a session gone (scst_tgt.c).
+ */
+DECLARE_WAIT_QUEUE_HEAD(scst_tmf_waitq);
+
 static atomic64_t scst_abort_gen = ATOMIC64_INIT(0);
+
+int scst_tm_init(void)
+{
+	scst_tmf_wq = alloc_workqueue("scst_tmf", WQ_UNBOUND | WQ_MEM_RECLAIM,
+				      0);
+	return scst_tmf_wq ? 0 : -ENOMEM;
+}
+
+void scst_tm_exit(void)
+{
+	destroy_workqueue(scst_tmf_wq);
+}
 
 /* Which commands of a session a TMF affects (scst_tmf_match()). */
 struct scst_tmf_scope {
