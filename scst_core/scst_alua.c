@@ -4,8 +4,9 @@
  * computation on bytes: state names, REPORT TARGET PORT GROUPS data
  * (SPC-4 6.36), SET TARGET PORT GROUPS parameter lists (SPC-4 6.44) and
  * the commands each asymmetric access state admits (SPC-4 5.16.2.4).
- * The groups themselves, their sysfs tree and their locks are in the
- * kernel glue, scst_dg.c.
+ * The groups themselves are in the kernel glue: their model in scst_dg.c,
+ * their sysfs tree in scst_sysfs_dg.c, their lock and the commands in
+ * scst_alua_cmd.c.
  */
 
 #include <scst_alua.h>

@@ -16,7 +16,7 @@ bool scst_cmd_core_emulated(const struct scst_cmd *cmd)
 	switch (cmd->cdb[0]) {
 	case SCST_OP_MAINTENANCE_IN:
 	case SCST_OP_MAINTENANCE_OUT:
-		/* REPORT/SET TARGET PORT GROUPS, scst_dg.c */
+		/* REPORT/SET TARGET PORT GROUPS, scst_alua_cmd.c */
 		return scst_alua_emulated(cmd);
 	case REPORT_LUNS:
 	case REQUEST_SENSE:

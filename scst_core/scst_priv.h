@@ -30,7 +30,7 @@
  * - Order: scst_mutex -> dev->dev_mutex (per-initiator pools, threads
  *   attributes) -> dev->dev_lock -> tgt_dev->ua_lock; sess->sess_lock
  *   is taken with none of the spinlocks held. The ALUA groups' spinlock
- *   (scst_dg.c) sits between scst_mutex and dev->dev_lock.
+ *   (scst_alua_cmd.c) sits between scst_mutex and dev->dev_lock.
  * - dev->dev_lock protects the task set of a device (ORDERED/SIMPLE
  *   accounting, blocked commands), its SPC-2 reservation and its list of
  *   tgt_devs.
@@ -229,16 +229,111 @@ enum scst_exec_res scst_emulate_cmd(struct scst_cmd *cmd);
 void scst_emulate_no_lun(struct scst_cmd *cmd);
 bool scst_check_reservation(struct scst_cmd *cmd);
 
-/* scst_dg.c: ALUA device and target groups (SPC-4 5.16) */
-int scst_dg_init(struct kobject *root);
-void scst_dg_exit(void);
-void scst_dg_dev_removed(struct scst_device *dev);
-void scst_dg_tgt_added(struct scst_tgt *tgt);
-void scst_dg_tgt_removed(struct scst_tgt *tgt);
+/*
+ * ALUA device and target groups (SPC-4 5.16), in three layers: the command
+ * path reads them (scst_alua_cmd.c), the model makes and removes them
+ * (scst_dg.c), sysfs shows them (scst_sysfs_dg.c). The kobjects are the
+ * view's: only scst_sysfs_dg.c touches them.
+ */
+
+/* A device group: devices whose target ports are grouped alike. */
+struct scst_dg {
+	char name[SCST_MAX_NAME];
+	struct list_head entry;		/* on scst_dg_list */
+	struct list_head dev_list;	/* struct scst_dg_dev */
+	struct list_head tg_list;	/* struct scst_tg */
+	unsigned int nr_tgs;
+	struct kobject kobj;		/* device_groups/<dg> */
+	struct kobject *devices_kobj;
+	struct kobject *tgs_kobj;
+};
+
+struct scst_dg_dev {
+	struct list_head entry;		/* on dg->dev_list */
+	struct scst_device *dev;
+};
+
+/* A target port group of a device group. */
+struct scst_tg {
+	struct scst_dg *dg;
+	char name[SCST_MAX_NAME];
+	struct list_head entry;		/* on dg->tg_list */
+	struct list_head tgt_list;	/* struct scst_tg_tgt */
+	unsigned int nr_tgts;
+	u16 group_id;
+	bool preferred;
+	u8 state;
+	u8 status;			/* RTPG STATUS CODE */
+	struct kobject kobj;		/* target_groups/<tg> */
+};
+
+/* A target port of a target port group. */
+struct scst_tg_tgt {
+	struct scst_tg *tg;
+	char name[SCST_MAX_NAME];
+	struct list_head entry;		/* on tg->tgt_list */
+	struct scst_tgt *tgt;		/* a target of this system, or NULL */
+	u16 rel_tgt_id;			/* of a target not on this system */
+	struct kobject kobj;		/* its directory, when !tgt */
+};
+
+/* scst_alua_cmd.c: ALUA in the command path, and the lock it reads under */
+extern spinlock_t scst_alua_lock;
+void scst_alua_changed(void);
+void scst_dg_queue_ua(struct scst_dg *dg, const struct scst_session *except);
+void scst_tg_set_state(struct scst_tg *tg, u8 state, u8 status,
+		       const struct scst_session *except);
 u32 scst_alua_check_cmd(struct scst_cmd *cmd);
 bool scst_alua_tpg_cmd(const struct scst_cmd *cmd);
 bool scst_alua_emulated(const struct scst_cmd *cmd);
 void scst_alua_emulate(struct scst_cmd *cmd);
+
+/*
+ * scst_dg.c: the model of the groups. The ops are what the view
+ * (scst_sysfs_dg.c, which registers them) does for the model when a
+ * device or target goes or comes; called under scst_mutex.
+ */
+struct scst_dg_view_ops {
+	/* @dgd, unpublished: remove its link, free it */
+	void (*dev_del)(struct scst_dg *dg, struct scst_dg_dev *dgd);
+	/* @t, unpublished: remove its link or directory, free it */
+	void (*tgt_del)(struct scst_tg_tgt *t);
+	/* @old, a published port of another system: make it @tgt's link */
+	void (*tgt_make_local)(struct scst_tg_tgt *old, struct scst_tgt *tgt);
+};
+
+void scst_dg_set_view(const struct scst_dg_view_ops *ops);
+struct scst_dg *scst_dg_find(const char *name);
+struct scst_dg *scst_dg_first(void);
+struct scst_dg *scst_dg_alloc(const char *name);
+void scst_dg_publish(struct scst_dg *dg);
+void scst_dg_unpublish(struct scst_dg *dg);
+struct scst_dg_dev *scst_dg_dev_find(struct scst_dg *dg, const char *name);
+struct scst_dg_dev *scst_dg_dev_alloc(struct scst_dg *dg, const char *name);
+void scst_dg_dev_publish(struct scst_dg *dg, struct scst_dg_dev *dgd);
+void scst_dg_dev_unpublish(struct scst_dg_dev *dgd);
+struct scst_tg *scst_tg_find(struct scst_dg *dg, const char *name);
+struct scst_tg *scst_tg_alloc(struct scst_dg *dg, const char *name);
+void scst_tg_publish(struct scst_tg *tg);
+void scst_tg_unpublish(struct scst_tg *tg);
+int scst_tg_set_group_id(struct scst_tg *tg, u16 id);
+void scst_tg_set_preferred(struct scst_tg *tg, bool v);
+void scst_tg_change_state(struct scst_tg *tg, u8 state);
+struct scst_tg_tgt *scst_tg_tgt_find(struct scst_tg *tg, const char *name);
+struct scst_tg_tgt *scst_tg_tgt_new(struct scst_tg *tg, const char *name,
+				    struct scst_tgt *tgt);
+struct scst_tg_tgt *scst_tg_tgt_alloc(struct scst_tg *tg, const char *name);
+void scst_tg_tgt_publish(struct scst_tg_tgt *t);
+void scst_tg_tgt_unpublish(struct scst_tg_tgt *t);
+void scst_tg_tgt_replace(struct scst_tg_tgt *old, struct scst_tg_tgt *t);
+void scst_tg_tgt_set_rel_tgt_id(struct scst_tg_tgt *t, u16 id);
+void scst_dg_dev_removed(struct scst_device *dev);
+void scst_dg_tgt_added(struct scst_tgt *tgt);
+void scst_dg_tgt_removed(struct scst_tgt *tgt);
+
+/* scst_sysfs_dg.c: device_groups/ */
+int scst_sysfs_dg_init(struct kobject *root);
+void scst_sysfs_dg_exit(void);
 
 /* scst_tm.c: task management */
 extern struct workqueue_struct *scst_tmf_wq;
@@ -357,9 +452,14 @@ void scst_lat_cmd_done(struct scst_cmd *cmd);
 int scst_lat_set(bool on);
 bool scst_lat_on(void);
 void scst_lat_sess_init(struct scst_session *sess);
+int scst_lat_sess_alloc(struct scst_session *sess);
+void scst_lat_sess_free(struct scst_session *sess);
+
+/* scst_sysfs_lat.c: sessions/<sess>/latency/ */
 int scst_lat_sysfs_add(struct scst_session *sess);
 void scst_lat_sysfs_del(struct scst_session *sess);
-void scst_lat_sess_free(struct scst_session *sess);
+
+/* sysfs, continued: scst_sysfs_sess.c, scst_sysfs_dev.c, scst_sysfs_root.c */
 void scst_sysfs_sess_del(struct scst_session *sess);
 void scst_sysfs_sess_free(struct scst_session *sess);
 void scst_sysfs_sess_update_luns_link(struct scst_session *sess);
@@ -371,6 +471,9 @@ void scst_sysfs_dev_del(struct scst_device *dev);
 int scst_mgmt_write(const char *buf, size_t count,
 		    int (*handler)(struct scst_mgmt_line *line, void *ctx),
 		    unsigned int max_positional, void *ctx);
+int scst_locked_mgmt(const char *buf, size_t count,
+		     int (*handler)(struct scst_mgmt_line *line, void *ctx),
+		     unsigned int max_positional, void *ctx);
 int scst_mgmt_call(const struct scst_mgmt_verb *v, const char *owner,
 		   const struct scst_mgmt_line *line, void *ctx);
 int scst_mgmt_run(const struct scst_mgmt_table *t, const char *owner,

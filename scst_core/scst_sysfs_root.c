@@ -14,6 +14,7 @@
 #include <linux/kobject.h>
 #include <linux/sysfs.h>
 #include <linux/slab.h>
+#include <linux/sched/signal.h>
 
 #include "scst_priv.h"
 
@@ -68,6 +69,38 @@ free:
 out:
 	WRITE_ONCE(scst_last_mgmt_res, ret);
 	return ret ? ret : (int)count;
+}
+
+/**
+ * scst_locked_mgmt() - scst_mgmt_write() under scst_mutex
+ * @buf: what was written
+ * @count: its length
+ * @handler: executes the parsed line, scst_mutex held
+ * @max_positional: positional words the command takes at most
+ * @ctx: passed to @handler
+ *
+ * For the mgmt files whose commands change the configuration, and the
+ * reason their stores and other writes that take scst_mutex only try it.
+ *
+ * Return: as scst_mgmt_write(), or a restart of the write while
+ * scst_mutex is held.
+ */
+int scst_locked_mgmt(const char *buf, size_t count,
+		     int (*handler)(struct scst_mgmt_line *, void *),
+		     unsigned int max_positional, void *ctx)
+{
+	int ret;
+
+	/*
+	 * Removing a directory waits for the writers of its files; a writer
+	 * blocked on scst_mutex, held by the remover, would never finish.
+	 * Restarting the write drops the writer's hold on the file.
+	 */
+	if (!mutex_trylock(&scst_mutex))
+		return restart_syscall();
+	ret = scst_mgmt_write(buf, count, handler, max_positional, ctx);
+	mutex_unlock(&scst_mutex);
+	return ret;
 }
 
 /**
@@ -198,9 +231,9 @@ static ssize_t cpu_stats_show(struct kobject *kobj,
 
 /*
  * measure_latency (SCST's): 1 times every command's stages into its
- * session's latency/ files (scst_latency.c); 0, the default, costs the
- * command path nothing but a patched-out jump. SCST shows it without a
- * "[key]" line: scstadmin does not save it.
+ * session's latency/ files (scst_latency.c, scst_sysfs_lat.c); 0, the
+ * default, costs the command path nothing but a patched-out jump. SCST
+ * shows it without a "[key]" line: scstadmin does not save it.
  */
 static ssize_t measure_latency_show(struct kobject *kobj,
 				    struct kobj_attribute *attr, char *buf)
@@ -277,7 +310,7 @@ int scst_sysfs_init(void)
 						    scst_root_kobj);
 	if (!scst_handlers_kobj)
 		goto put_devices;
-	ret = scst_dg_init(scst_root_kobj);
+	ret = scst_sysfs_dg_init(scst_root_kobj);
 	if (ret)
 		goto put_handlers;
 	return 0;
@@ -296,7 +329,7 @@ put_root:
 
 void scst_sysfs_exit(void)
 {
-	scst_dg_exit();
+	scst_sysfs_dg_exit();
 	kobject_put(scst_handlers_kobj);
 	kobject_put(scst_devices_kobj);
 	kobject_put(scst_targets_kobj);

@@ -255,24 +255,6 @@ static int scst_luns_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
 	return ret;
 }
 
-static int scst_locked_mgmt(const char *buf, size_t count,
-			    int (*handler)(struct scst_mgmt_line *, void *),
-			    unsigned int max_positional, void *ctx)
-{
-	int ret;
-
-	/*
-	 * Removing a directory waits for the writers of its files; a writer
-	 * blocked on scst_mutex, held by the remover, would never finish.
-	 * Restarting the write drops the writer's hold on the file.
-	 */
-	if (!mutex_trylock(&scst_mutex))
-		return restart_syscall();
-	ret = scst_mgmt_write(buf, count, handler, max_positional, ctx);
-	mutex_unlock(&scst_mutex);
-	return ret;
-}
-
 static ssize_t scst_luns_mgmt_store(struct kobject *kobj,
 				    struct kobj_attribute *attr,
 				    const char *buf, size_t count)

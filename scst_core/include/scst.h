@@ -531,7 +531,7 @@ struct scst_tgt_dev {
 	atomic_t cmd_count;
 	struct rcu_work unmap_work;		/* drops the map's reference */
 	struct work_struct free_work;		/* runs on the last reference */
-	/* ALUA state of its port's group, valid at generation (scst_dg.c) */
+	/* ALUA state of its port's group at a generation (scst_alua_cmd.c) */
 	unsigned long alua_cache_gen;
 	u8 alua_cache_state;
 };
@@ -813,7 +813,7 @@ void scst_unregister_virtual_device(struct scst_device *dev);
 void scst_dev_capacity_changed(struct scst_device *dev);
 void scst_dev_inquiry_data_changed(struct scst_device *dev);
 unsigned int scst_get_setup_id(void);
-/* ALUA fields of INQUIRY data (scst_dg.c): TPGS, TARGET PORT GROUP */
+/* ALUA fields of INQUIRY data (scst_alua_cmd.c): TPGS, TARGET PORT GROUP */
 void scst_alua_inq_info(struct scst_cmd *cmd, u8 *tpgs, u16 *tpg_id);
 void scst_dev_mode_params_changed(struct scst_device *dev,
 				  struct scst_tgt_dev *except);

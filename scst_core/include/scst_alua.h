@@ -12,8 +12,9 @@
  *   - which commands a target port group in each state admits, and the
  *     sense of a refusal (SPC-4 5.16.2.4).
  *
- * The kernel glue (scst_dg.c) keeps the device and target groups, their
- * sysfs tree and locks; everything here works on caller-provided memory,
+ * The kernel glue keeps the device and target groups (scst_dg.c), their
+ * sysfs tree (scst_sysfs_dg.c), their lock and the commands
+ * (scst_alua_cmd.c); everything here works on caller-provided memory,
  * never sleeps and never allocates.
  */
 #ifndef __SCST_ALUA_H
