@@ -64,6 +64,7 @@ struct scst_acg_dev {
 
 /* An initiator name pattern of an access group. */
 struct scst_acn {
+	struct scst_acg *acg;
 	struct list_head entry;
 	char name[SCST_PATTERN_MAX_LEN + 1];
 	struct kobj_attribute attr;	/* initiators/<pattern> file */
@@ -139,11 +140,6 @@ enum scst_cmd_state {
 #define SCST_CMD_ABORTED	0
 #define SCST_CMD_NO_RESP	1	/* aborted by the TMF of another nexus */
 
-/* Unit attention scope for scst_dev_add_ua() and friends. */
-extern struct mutex scst_mutex;
-extern struct list_head scst_template_list;
-extern struct list_head scst_dev_type_list;
-extern struct list_head scst_dev_list;
 extern struct kobject *scst_root_kobj;
 extern struct kobject *scst_targets_kobj;
 extern struct kobject *scst_devices_kobj;
@@ -152,14 +148,90 @@ extern int scst_last_mgmt_res;
 extern unsigned int scst_max_initiator_pools;
 extern unsigned int scst_setup_id;
 
-/* scst_main.c */
+/*
+ * scst_registry.c: the registries of target drivers, device handlers and
+ * devices, scst_mutex, and the view of the model's objects
+ */
+extern struct mutex scst_mutex;
+extern struct list_head scst_template_list;
+extern struct list_head scst_dev_type_list;
+extern struct list_head scst_dev_list;
 struct scst_tgt_template *scst_find_template(const char *name);
 struct scst_dev_type *scst_find_dev_type(const char *name);
 struct scst_device *scst_find_device(const char *name);
 
+/*
+ * The objects of the model that the view shows; each op's @obj is of the
+ * type named.
+ */
+enum scst_view_kind {
+	SCST_VIEW_TGTT,		/* struct scst_tgt_template */
+	SCST_VIEW_DEVT,		/* struct scst_dev_type */
+	SCST_VIEW_DEV,		/* struct scst_device */
+	SCST_VIEW_TGT,		/* struct scst_tgt */
+	SCST_VIEW_SESS,		/* struct scst_session */
+	SCST_VIEW_ACG,		/* struct scst_acg, never a target's default */
+	SCST_VIEW_ACN,		/* struct scst_acn */
+	SCST_VIEW_LUN,		/* struct scst_acg_dev */
+};
+
+/**
+ * struct scst_view_ops - what the model (scst_registry.c, scst_tgt.c)
+ * tells the view (the sysfs tree) about its objects
+ * @add: show @obj, a @kind object, once the fields the view shows are set
+ *	(a session's first LUN map, a LUN's group and device, an initiator
+ *	pattern's group). Called under scst_mutex, before anyone but the
+ *	caller can find @obj, so that a failure leaves the model as it was;
+ *	process context, may sleep. Return 0, or a negative errno with
+ *	nothing of @obj left in the view (the model frees @obj). A LUN may
+ *	be added again after its @del: a replace that fails shows the old
+ *	LUN again.
+ * @del: stop showing @obj; once it returns, no method of the view runs on
+ *	@obj or starts to, and the model may free @obj: a session only after
+ *	@sess_release. Under scst_mutex for a session, a group, an initiator
+ *	pattern and a LUN (a session's name, a LUN's number may be taken
+ *	again as soon as the mutex is dropped); without it for a driver, a
+ *	handler, a device and a target, which nothing finds by then (but a
+ *	device's name stays taken until @del has returned). Process context;
+ *	may sleep: waits for the view's methods running on @obj, none of
+ *	which waits for scst_mutex (the mgmt files only try it).
+ * @lun_check: whether LUN @ad can be shown in place of @old (NULL for a
+ *	new LUN). Called under scst_mutex before the model changes anything,
+ *	so that a refusal leaves everything as it was. Return 0, or a
+ *	negative errno after a log line.
+ * @sess_luns_changed: a LUN map of @sess other than its first was just
+ *	published (sess->lun_map). Under scst_mutex, before the nexuses the
+ *	previous map held and the new one does not are released: the view
+ *	drops its pointers to them before it returns.
+ * @sess_acg_changed: @sess now belongs to another group (sess->acg), whose
+ *	LUN map @sess_luns_changed has already been told about. Under
+ *	scst_mutex.
+ * @sess_release: after @del, without scst_mutex: drop the view's reference
+ *	to @sess and wait until the other holders (scst_unregister_target()
+ *	across ->close_session()) have dropped theirs; the model frees @sess
+ *	afterwards. Process context.
+ *
+ * scst_sysfs_init() registers it before any driver or handler can
+ * register and scst_sysfs_exit() unregisters it after the last has gone:
+ * the view is there whenever an object exists, so the model calls it
+ * through scst_view without a check.
+ */
+struct scst_view_ops {
+	int (*add)(enum scst_view_kind kind, void *obj);
+	void (*del)(enum scst_view_kind kind, void *obj);
+	int (*lun_check)(const struct scst_acg_dev *ad,
+			 const struct scst_acg_dev *old);
+	void (*sess_luns_changed)(struct scst_session *sess);
+	void (*sess_acg_changed)(struct scst_session *sess);
+	void (*sess_release)(struct scst_session *sess);
+};
+
+extern const struct scst_view_ops *scst_view;
+void scst_view_register(const struct scst_view_ops *ops);
+void scst_view_unregister(void);
+
 /* scst_tgt.c: targets, sessions, access groups, LUN maps */
-struct scst_acg *scst_alloc_acg(struct scst_tgt *tgt, const char *name,
-				bool is_default);
+int scst_add_acg(struct scst_tgt *tgt, const char *name);
 void scst_del_acg(struct scst_acg *acg);
 struct scst_acg *scst_find_acg(struct scst_tgt *tgt, const char *name);
 int scst_acg_add_lun(struct scst_acg *acg, struct scst_device *dev, u64 lun,
@@ -405,19 +477,23 @@ void scst_tgt_dev_threads_each_pid(struct scst_tgt_dev *tgt_dev,
 				   void (*fn)(pid_t pid, void *ctx), void *ctx);
 
 /*
- * scst_sysfs_dev.c: a thread_pid file's text, built by
- * scst_*_threads_each_pid() calls (scst_sysfs_dev.c, scst_sysfs_sess.c)
+ * scst_sysfs_root.c: the root of the tree, the mgmt files' common part,
+ * and the view ops (struct scst_view_ops) that the files below implement
  */
-struct scst_pid_list {
-	char *buf;		/* the sysfs page */
-	ssize_t len;		/* bytes in @buf */
-};
-
-void scst_pid_list_add(pid_t pid, void *ctx);
-
-/* sysfs */
 int scst_sysfs_init(void);
 void scst_sysfs_exit(void);
+int scst_mgmt_write(const char *buf, size_t count,
+		    int (*handler)(struct scst_mgmt_line *line, void *ctx),
+		    unsigned int max_positional, void *ctx);
+int scst_locked_mgmt(const char *buf, size_t count,
+		     int (*handler)(struct scst_mgmt_line *line, void *ctx),
+		     unsigned int max_positional, void *ctx);
+int scst_mgmt_call(const struct scst_mgmt_verb *v, const char *owner,
+		   const struct scst_mgmt_line *line, void *ctx);
+int scst_mgmt_run(const struct scst_mgmt_table *t, const char *owner,
+		  const struct scst_mgmt_line *line, void *ctx);
+
+/* scst_sysfs_tgt.c: targets/: drivers, targets, groups, LUNs, initiators */
 int scst_sysfs_tgtt_add(struct scst_tgt_template *tgtt);
 void scst_sysfs_tgtt_del(struct scst_tgt_template *tgtt);
 int scst_sysfs_tgt_add(struct scst_tgt *tgt);
@@ -428,11 +504,29 @@ int scst_sysfs_acg_dev_add(struct scst_acg_dev *acg_dev);
 void scst_sysfs_acg_dev_del(struct scst_acg_dev *acg_dev);
 int scst_sysfs_acg_dev_check(const struct scst_acg_dev *acg_dev,
 			     const struct scst_acg_dev *old);
-void scst_sysfs_acg_dev_unlink(struct scst_acg_dev *acg_dev);
-int scst_sysfs_acg_dev_relink(struct scst_acg_dev *acg_dev);
-int scst_sysfs_acn_add(struct scst_acg *acg, struct scst_acn *acn);
-void scst_sysfs_acn_del(struct scst_acg *acg, struct scst_acn *acn);
+int scst_sysfs_acn_add(struct scst_acn *acn);
+void scst_sysfs_acn_del(struct scst_acn *acn);
+
+/* scst_sysfs_sess.c: targets/<drv>/<tgt>/sessions/ */
 int scst_sysfs_sess_add(struct scst_session *sess);
+void scst_sysfs_sess_del(struct scst_session *sess);
+void scst_sysfs_sess_release(struct scst_session *sess);
+void scst_sysfs_sess_update_luns_link(struct scst_session *sess);
+void scst_sysfs_sess_sync_luns(struct scst_session *sess);
+
+/* scst_sysfs_dev.c: handlers/ and devices/ */
+int scst_sysfs_devt_add(struct scst_dev_type *dt);
+void scst_sysfs_devt_del(struct scst_dev_type *dt);
+int scst_sysfs_dev_add(struct scst_device *dev);
+void scst_sysfs_dev_del(struct scst_device *dev);
+
+/* a thread_pid file's text, built by scst_*_threads_each_pid() calls */
+struct scst_pid_list {
+	char *buf;		/* the sysfs page */
+	ssize_t len;		/* bytes in @buf */
+};
+
+void scst_pid_list_add(pid_t pid, void *ctx);
 
 /* measure_latency (scst_latency.c) */
 DECLARE_STATIC_KEY_FALSE(scst_lat_key);
@@ -458,26 +552,6 @@ void scst_lat_sess_free(struct scst_session *sess);
 /* scst_sysfs_lat.c: sessions/<sess>/latency/ */
 int scst_lat_sysfs_add(struct scst_session *sess);
 void scst_lat_sysfs_del(struct scst_session *sess);
-
-/* sysfs, continued: scst_sysfs_sess.c, scst_sysfs_dev.c, scst_sysfs_root.c */
-void scst_sysfs_sess_del(struct scst_session *sess);
-void scst_sysfs_sess_free(struct scst_session *sess);
-void scst_sysfs_sess_update_luns_link(struct scst_session *sess);
-void scst_sysfs_sess_sync_luns(struct scst_session *sess);
-int scst_sysfs_devt_add(struct scst_dev_type *dt);
-void scst_sysfs_devt_del(struct scst_dev_type *dt);
-int scst_sysfs_dev_add(struct scst_device *dev);
-void scst_sysfs_dev_del(struct scst_device *dev);
-int scst_mgmt_write(const char *buf, size_t count,
-		    int (*handler)(struct scst_mgmt_line *line, void *ctx),
-		    unsigned int max_positional, void *ctx);
-int scst_locked_mgmt(const char *buf, size_t count,
-		     int (*handler)(struct scst_mgmt_line *line, void *ctx),
-		     unsigned int max_positional, void *ctx);
-int scst_mgmt_call(const struct scst_mgmt_verb *v, const char *owner,
-		   const struct scst_mgmt_line *line, void *ctx);
-int scst_mgmt_run(const struct scst_mgmt_table *t, const char *owner,
-		  const struct scst_mgmt_line *line, void *ctx);
 
 /* Current length of sense data: both formats keep it in byte 7 (SPC-4). */
 static inline unsigned int scst_sense_len(const u8 *sense, size_t size)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * scst_sysfs_root.c - the root of the management tree, /sys/kernel/scst_tgt,
- * and the handling of "mgmt" files shared by the whole tree.
+ * the handling of "mgmt" files shared by the whole tree, and the view ops
+ * through which the model (scst_registry.c, scst_tgt.c) has its objects
+ * shown: the model sits below this layer and never calls its files.
  *
  * The layout and attribute names follow SCST's, so that scstadmin and the
  * administrators' scripts written for SCST keep working. Unlike SCST, a
@@ -287,6 +289,73 @@ static const struct attribute_group scst_root_group = {
 	.attrs = scst_root_attrs,
 };
 
+/* ---------------------------------------------------------------------- */
+/* the view of the model's objects (struct scst_view_ops)                 */
+
+static int scst_sysfs_add(enum scst_view_kind kind, void *obj)
+{
+	switch (kind) {
+	case SCST_VIEW_TGTT:
+		return scst_sysfs_tgtt_add(obj);
+	case SCST_VIEW_DEVT:
+		return scst_sysfs_devt_add(obj);
+	case SCST_VIEW_DEV:
+		return scst_sysfs_dev_add(obj);
+	case SCST_VIEW_TGT:
+		return scst_sysfs_tgt_add(obj);
+	case SCST_VIEW_SESS:
+		return scst_sysfs_sess_add(obj);
+	case SCST_VIEW_ACG:
+		return scst_sysfs_acg_add(obj);
+	case SCST_VIEW_ACN:
+		return scst_sysfs_acn_add(obj);
+	case SCST_VIEW_LUN:
+		return scst_sysfs_acg_dev_add(obj);
+	}
+	WARN_ONCE(1, "view: add of an unknown kind %d\n", kind);
+	return -EINVAL;
+}
+
+static void scst_sysfs_del(enum scst_view_kind kind, void *obj)
+{
+	switch (kind) {
+	case SCST_VIEW_TGTT:
+		scst_sysfs_tgtt_del(obj);
+		return;
+	case SCST_VIEW_DEVT:
+		scst_sysfs_devt_del(obj);
+		return;
+	case SCST_VIEW_DEV:
+		scst_sysfs_dev_del(obj);
+		return;
+	case SCST_VIEW_TGT:
+		scst_sysfs_tgt_del(obj);
+		return;
+	case SCST_VIEW_SESS:
+		scst_sysfs_sess_del(obj);
+		return;
+	case SCST_VIEW_ACG:
+		scst_sysfs_acg_del(obj);
+		return;
+	case SCST_VIEW_ACN:
+		scst_sysfs_acn_del(obj);
+		return;
+	case SCST_VIEW_LUN:
+		scst_sysfs_acg_dev_del(obj);
+		return;
+	}
+	WARN_ONCE(1, "view: del of an unknown kind %d\n", kind);
+}
+
+static const struct scst_view_ops scst_sysfs_view = {
+	.add = scst_sysfs_add,
+	.del = scst_sysfs_del,
+	.lun_check = scst_sysfs_acg_dev_check,
+	.sess_luns_changed = scst_sysfs_sess_sync_luns,
+	.sess_acg_changed = scst_sysfs_sess_update_luns_link,
+	.sess_release = scst_sysfs_sess_release,
+};
+
 int scst_sysfs_init(void)
 {
 	int ret = -ENOMEM;
@@ -313,6 +382,8 @@ int scst_sysfs_init(void)
 	ret = scst_sysfs_dg_init(scst_root_kobj);
 	if (ret)
 		goto put_handlers;
+	/* before any driver or handler can register: see scst_view_ops */
+	scst_view_register(&scst_sysfs_view);
 	return 0;
 
 put_handlers:
@@ -329,6 +400,7 @@ put_root:
 
 void scst_sysfs_exit(void)
 {
+	scst_view_unregister();
 	scst_sysfs_dg_exit();
 	kobject_put(scst_handlers_kobj);
 	kobject_put(scst_devices_kobj);

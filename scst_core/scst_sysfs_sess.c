@@ -452,11 +452,13 @@ void scst_sysfs_sess_del(struct scst_session *sess)
 	kobject_del(&sess->kobj);
 }
 
-/* Frees @sess, after scst_sysfs_sess_del(). */
-void scst_sysfs_sess_free(struct scst_session *sess)
+/*
+ * After scst_sysfs_sess_del(): drops the directory's own reference and
+ * waits for the others' (scst_unregister_target()'s), before the model
+ * frees @sess.
+ */
+void scst_sysfs_sess_release(struct scst_session *sess)
 {
 	kobject_put(&sess->kobj);
 	wait_for_completion(&sess->kobj_released);
-	scst_lat_sess_free(sess);
-	kfree(sess);
 }

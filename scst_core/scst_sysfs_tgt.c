@@ -321,11 +321,14 @@ static void scst_acg_dev_export_name(const struct scst_acg_dev *ad,
 		 ad->acg->is_default ? "" : ad->acg->name, ad->lun);
 }
 
+/* Also makes the directory of a deleted @ad again (a failed replace). */
 int scst_sysfs_acg_dev_add(struct scst_acg_dev *ad)
 {
 	char name[3 * SCST_MAX_NAME];
 	int ret;
 
+	memset(&ad->kobj, 0, sizeof(ad->kobj));
+	reinit_completion(&ad->kobj_released);
 	ret = kobject_init_and_add(&ad->kobj, &scst_acg_dev_ktype,
 				   ad->acg->luns_kobj, "%llu", ad->lun);
 	if (ret)
@@ -375,8 +378,8 @@ int scst_sysfs_acg_dev_check(const struct scst_acg_dev *ad,
 	return -EEXIST;
 }
 
-/* Removes the directory; @ad stays, for scst_sysfs_acg_dev_relink(). */
-void scst_sysfs_acg_dev_unlink(struct scst_acg_dev *ad)
+/* Removes the directory; @ad stays, for the model to free or add again. */
+void scst_sysfs_acg_dev_del(struct scst_acg_dev *ad)
 {
 	char name[3 * SCST_MAX_NAME];
 
@@ -386,21 +389,6 @@ void scst_sysfs_acg_dev_unlink(struct scst_acg_dev *ad)
 	kobject_del(&ad->kobj);
 	kobject_put(&ad->kobj);
 	wait_for_completion(&ad->kobj_released);
-}
-
-/* Makes the directory of an unlinked @ad again (a failed replace). */
-int scst_sysfs_acg_dev_relink(struct scst_acg_dev *ad)
-{
-	memset(&ad->kobj, 0, sizeof(ad->kobj));
-	reinit_completion(&ad->kobj_released);
-	return scst_sysfs_acg_dev_add(ad);
-}
-
-/* Removes the directory and frees @ad. */
-void scst_sysfs_acg_dev_del(struct scst_acg_dev *ad)
-{
-	scst_sysfs_acg_dev_unlink(ad);
-	kfree(ad);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -414,27 +402,7 @@ static struct scst_acg *scst_kobj_to_acg(struct kobject *kobj)
 static int scst_ini_groups_create(const struct scst_mgmt_line *line,
 				  void *ctx)
 {
-	const char *name = line->argv[1];
-	struct scst_tgt *tgt = ctx;
-	struct scst_acg *acg;
-	int ret;
-
-	if (scst_find_acg(tgt, name)) {
-		pr_err("group %s already exists in %s\n", name, tgt->name);
-		return -EEXIST;
-	}
-	if (strlen(name) >= SCST_MAX_NAME || strchr(name, '/')) {
-		pr_err("invalid group name '%s'\n", name);
-		return -EINVAL;
-	}
-	acg = scst_alloc_acg(tgt, name, false);
-	if (!acg)
-		return -ENOMEM;
-	ret = scst_sysfs_acg_add(acg);
-	if (ret)
-		return ret;	/* @acg freed */
-	list_add_tail(&acg->tgt_entry, &tgt->acg_list);
-	return 0;
+	return scst_add_acg(ctx, line->argv[1]);
 }
 
 static int scst_ini_groups_del(const struct scst_mgmt_line *line, void *ctx)
@@ -597,7 +565,7 @@ static ssize_t scst_acn_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%s\n", attr->attr.name);
 }
 
-int scst_sysfs_acn_add(struct scst_acg *acg, struct scst_acn *acn)
+int scst_sysfs_acn_add(struct scst_acn *acn)
 {
 	if (strchr(acn->name, '/') || strcmp(acn->name, "mgmt") == 0) {
 		pr_err("initiator name '%s' cannot be a file name\n",
@@ -608,12 +576,12 @@ int scst_sysfs_acn_add(struct scst_acg *acg, struct scst_acn *acn)
 	acn->attr.attr.name = acn->name;
 	acn->attr.attr.mode = 0444;
 	acn->attr.show = scst_acn_show;
-	return sysfs_create_file(acg->initiators_kobj, &acn->attr.attr);
+	return sysfs_create_file(acn->acg->initiators_kobj, &acn->attr.attr);
 }
 
-void scst_sysfs_acn_del(struct scst_acg *acg, struct scst_acn *acn)
+void scst_sysfs_acn_del(struct scst_acn *acn)
 {
-	sysfs_remove_file(acg->initiators_kobj, &acn->attr.attr);
+	sysfs_remove_file(acn->acg->initiators_kobj, &acn->attr.attr);
 }
 
 static ssize_t scst_cpu_mask_emit(const cpumask_t *mask, char *buf)
@@ -814,7 +782,6 @@ static const struct kobj_type scst_acg_ktype = {
 	.default_groups = scst_acg_groups,
 };
 
-/* On failure @acg is freed. */
 int scst_sysfs_acg_add(struct scst_acg *acg)
 {
 	int ret;
@@ -850,11 +817,9 @@ del:
 put:
 	kobject_put(&acg->kobj);
 	wait_for_completion(&acg->kobj_released);
-	kfree(acg);
 	return ret;
 }
 
-/* Removes the directory and frees @acg. */
 void scst_sysfs_acg_del(struct scst_acg *acg)
 {
 	kobject_put(acg->initiators_kobj);
@@ -862,7 +827,6 @@ void scst_sysfs_acg_del(struct scst_acg *acg)
 	kobject_del(&acg->kobj);
 	kobject_put(&acg->kobj);
 	wait_for_completion(&acg->kobj_released);
-	kfree(acg);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1265,7 +1229,7 @@ put:
 	return ret;
 }
 
-/* Removes the directory and frees @tgt. */
+/* Removes the directory, and frees the comment its attribute kept. */
 void scst_sysfs_tgt_del(struct scst_tgt *tgt)
 {
 	kobject_put(tgt->sessions_kobj);
@@ -1275,5 +1239,4 @@ void scst_sysfs_tgt_del(struct scst_tgt *tgt)
 	kobject_put(&tgt->kobj);
 	wait_for_completion(&tgt->kobj_released);
 	kfree(tgt->comment);
-	kfree(tgt);
 }

@@ -21,8 +21,8 @@
 /* ---------------------------------------------------------------------- */
 /* access groups                                                          */
 
-struct scst_acg *scst_alloc_acg(struct scst_tgt *tgt, const char *name,
-				bool is_default)
+static struct scst_acg *scst_alloc_acg(struct scst_tgt *tgt, const char *name,
+				       bool is_default)
 {
 	struct scst_acg *acg;
 
@@ -50,6 +50,33 @@ struct scst_acg *scst_find_acg(struct scst_tgt *tgt, const char *name)
 	return NULL;
 }
 
+/* A group of @tgt named @name, with no LUNs or initiators yet. */
+int scst_add_acg(struct scst_tgt *tgt, const char *name)
+{
+	struct scst_acg *acg;
+	int ret;
+
+	lockdep_assert_held(&scst_mutex);
+	if (scst_find_acg(tgt, name)) {
+		pr_err("group %s already exists in %s\n", name, tgt->name);
+		return -EEXIST;
+	}
+	if (strlen(name) >= SCST_MAX_NAME || strchr(name, '/')) {
+		pr_err("invalid group name '%s'\n", name);
+		return -EINVAL;
+	}
+	acg = scst_alloc_acg(tgt, name, false);
+	if (!acg)
+		return -ENOMEM;
+	ret = scst_view->add(SCST_VIEW_ACG, acg);
+	if (ret) {
+		kfree(acg);
+		return ret;
+	}
+	list_add_tail(&acg->tgt_entry, &tgt->acg_list);
+	return 0;
+}
+
 static struct scst_acg_dev *scst_find_acg_dev(struct scst_acg *acg, u64 lun)
 {
 	struct scst_acg_dev *ad;
@@ -64,7 +91,8 @@ static void scst_free_acg_dev(struct scst_acg_dev *ad)
 {
 	list_del(&ad->acg_entry);
 	list_del(&ad->dev_entry);
-	scst_sysfs_acg_dev_del(ad);	/* frees @ad */
+	scst_view->del(SCST_VIEW_LUN, ad);
+	kfree(ad);
 }
 
 /*
@@ -98,7 +126,7 @@ int scst_acg_add_lun(struct scst_acg *acg, struct scst_device *dev, u64 lun,
 	ad->lun = lun;
 	ad->read_only = read_only;
 	init_completion(&ad->kobj_released);
-	ret = scst_sysfs_acg_dev_check(ad, old);
+	ret = scst_view->lun_check(ad, old);
 	if (ret) {
 		kfree(ad);
 		return ret;
@@ -106,7 +134,7 @@ int scst_acg_add_lun(struct scst_acg *acg, struct scst_device *dev, u64 lun,
 
 	/* the new directory takes the old one's name (luns/<lun>) */
 	if (old)
-		scst_sysfs_acg_dev_unlink(old);
+		scst_view->del(SCST_VIEW_LUN, old);
 
 	/* keep the list sorted by LUN: REPORT LUNS lists them in order */
 	list_for_each_entry(pos, &acg->acg_dev_list, acg_entry)
@@ -115,7 +143,7 @@ int scst_acg_add_lun(struct scst_acg *acg, struct scst_device *dev, u64 lun,
 	list_add_tail(&ad->acg_entry, &pos->acg_entry);
 	list_add_tail(&ad->dev_entry, &dev->lun_refs);
 
-	ret = scst_sysfs_acg_dev_add(ad);
+	ret = scst_view->add(SCST_VIEW_LUN, ad);
 	if (ret) {
 		list_del(&ad->acg_entry);
 		list_del(&ad->dev_entry);
@@ -135,7 +163,7 @@ restore_old:
 	pr_err("replace of LUN %llu of %s/%s by %s failed (%d): LUN %llu stays device %s\n",
 	       lun, acg->tgt->name, acg->name, dev->name, ret, lun,
 	       old->dev->name);
-	if (scst_sysfs_acg_dev_relink(old)) {
+	if (scst_view->add(SCST_VIEW_LUN, old)) {
 		/* never a LUN without its directory */
 		pr_err("LUN %llu of %s/%s: cannot restore its directory; removed\n",
 		       lun, acg->tgt->name, acg->name);
@@ -203,8 +231,9 @@ int scst_acg_add_acn(struct scst_acg *acg, const char *pattern)
 	acn = kzalloc(sizeof(*acn), GFP_KERNEL);
 	if (!acn)
 		return -ENOMEM;
+	acn->acg = acg;
 	strscpy(acn->name, pattern, sizeof(acn->name));
-	ret = scst_sysfs_acn_add(acg, acn);
+	ret = scst_view->add(SCST_VIEW_ACN, acn);
 	if (ret) {
 		kfree(acn);
 		return ret;
@@ -225,7 +254,7 @@ int scst_acg_del_acn(struct scst_acg *acg, const char *pattern)
 		return -ENOENT;
 	}
 	list_del(&acn->entry);
-	scst_sysfs_acn_del(acg, acn);
+	scst_view->del(SCST_VIEW_ACN, acn);
 	kfree(acn);
 	return 0;
 }
@@ -237,7 +266,7 @@ void scst_acg_clear_acns(struct scst_acg *acg)
 	lockdep_assert_held(&scst_mutex);
 	list_for_each_entry_safe(acn, tmp, &acg->acn_list, entry) {
 		list_del(&acn->entry);
-		scst_sysfs_acn_del(acg, acn);
+		scst_view->del(SCST_VIEW_ACN, acn);
 		kfree(acn);
 	}
 }
@@ -257,9 +286,8 @@ void scst_del_acg(struct scst_acg *acg)
 		scst_tgt_reassign_sessions(acg->tgt);
 	scst_acg_clear_luns(acg);
 	if (!acg->is_default)
-		scst_sysfs_acg_del(acg);	/* frees @acg */
-	else
-		kfree(acg);
+		scst_view->del(SCST_VIEW_ACG, acg);
+	kfree(acg);
 }
 
 /*
@@ -469,7 +497,7 @@ publish:
 		scst_sess_add_ua(sess, SCST_SENSE_REPORTED_LUNS_CHANGED);
 	/* the lun<N>/ of a nexus goes before the nexus can be released */
 	if (!initial)
-		scst_sysfs_sess_sync_luns(sess);
+		scst_view->sess_luns_changed(sess);
 
 	if (old) {
 		for (i = 0; i < old->nr; i++)
@@ -516,7 +544,7 @@ void scst_tgt_reassign_sessions(struct scst_tgt *tgt)
 
 		scst_sess_update_map(sess, acg, false);	/* logs failures */
 		if (moved)
-			scst_sysfs_sess_update_luns_link(sess);
+			scst_view->sess_acg_changed(sess);
 	}
 }
 
@@ -625,7 +653,7 @@ struct scst_tgt *scst_register_target(struct scst_tgt_template *tgtt,
 		}
 	}
 	tgt->rel_tgt_id = scst_alloc_rel_tgt_id();
-	ret = scst_sysfs_tgt_add(tgt);
+	ret = scst_view->add(SCST_VIEW_TGT, tgt);
 	if (ret)
 		goto unlock;
 	list_add_tail(&tgt->tgtt_entry, &tgtt->tgt_list);
@@ -661,8 +689,8 @@ void scst_unregister_target(struct scst_tgt *tgt)
 	 * scst_mutex: it may unregister the session right away. The driver
 	 * may also be unregistering it on its own (a disconnect): the
 	 * reference taken under scst_mutex, while the session is still on
-	 * sess_list, keeps it from being freed (scst_sysfs_sess_free() waits
-	 * for the last one) until ->close_session() has returned.
+	 * sess_list, keeps it from being freed (the view's ->sess_release()
+	 * waits for the last one) until ->close_session() has returned.
 	 */
 	for (;;) {
 		struct scst_session *found = NULL;
@@ -699,7 +727,8 @@ void scst_unregister_target(struct scst_tgt *tgt)
 
 	pr_info("target %s/%s unregistered\n", tgtt->name, tgt->name);
 	kfree(tgt->default_acg);
-	scst_sysfs_tgt_del(tgt);	/* frees @tgt */
+	scst_view->del(SCST_VIEW_TGT, tgt);
+	kfree(tgt);
 }
 EXPORT_SYMBOL_GPL(scst_unregister_target);
 
@@ -783,7 +812,7 @@ struct scst_session *scst_register_session(struct scst_tgt *tgt,
 				   true);
 	if (ret)
 		goto free_map;
-	ret = scst_sysfs_sess_add(sess);
+	ret = scst_view->add(SCST_VIEW_SESS, sess);
 	if (ret)
 		goto free_map;
 	list_add_tail(&sess->tgt_entry, &tgt->sess_list);
@@ -822,7 +851,7 @@ static void scst_finish_unregister_session(struct scst_session *sess)
 	 * wait on scst_mutex.)
 	 */
 	mutex_lock(&scst_mutex);
-	scst_sysfs_sess_del(sess);
+	scst_view->del(SCST_VIEW_SESS, sess);
 	list_del(&sess->tgt_entry);
 	scst_sess_free_map(sess);
 	mutex_unlock(&scst_mutex);
@@ -833,7 +862,9 @@ static void scst_finish_unregister_session(struct scst_session *sess)
 		tgt->tgtt->name, tgt->name);
 	if (done)
 		done(sess);
-	scst_sysfs_sess_free(sess);
+	scst_view->sess_release(sess);
+	scst_lat_sess_free(sess);
+	kfree(sess);
 	/*
 	 * The last access to @tgt, fully ordered: scst_unregister_target()
 	 * may free it once the count reaches 0.
