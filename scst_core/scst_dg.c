@@ -12,11 +12,12 @@
  * object (a kobject's release, or kfree() for a link's object). The model
  * calls the view itself only for the changes that targets and devices
  * coming and going make (scst_dg_dev_removed(), scst_dg_tgt_added(),
- * scst_dg_tgt_removed()), through the ops the view registers
- * (scst_dg_set_view()).
+ * scst_dg_tgt_removed()), through the view's ops as the rest of the model
+ * does (struct scst_view_ops: SCST_VIEW_DG_DEV, SCST_VIEW_TG_TGT,
+ * @tg_tgt_local).
  *
  * Locking: everything here runs under scst_mutex but for
- * scst_tg_tgt_set_rel_tgt_id() and scst_dg_set_view() at the view's init;
+ * scst_tg_tgt_set_rel_tgt_id() at the view's init;
  * what the command path reads changes under scst_alua_lock too
  * (scst_alua_cmd.c says why and in which order).
  */
@@ -29,8 +30,6 @@
 
 static LIST_HEAD(scst_dg_list);		/* scst_mutex and scst_alua_lock */
 static unsigned int scst_nr_dgs;
-/* the view (scst_sysfs_dg.c), registered while device_groups/ exists */
-static const struct scst_dg_view_ops *scst_dg_view;
 
 /* A name that can be a sysfs entry beside the directory's own files. */
 static int scst_dg_check_name(const char *what, const char *name)
@@ -326,6 +325,7 @@ struct scst_dg_dev *scst_dg_dev_alloc(struct scst_dg *dg, const char *name)
 	dgd = kzalloc(sizeof(*dgd), GFP_KERNEL);
 	if (!dgd)
 		return ERR_PTR(-ENOMEM);
+	dgd->dg = dg;
 	dgd->dev = dev;
 	return dgd;
 }
@@ -407,18 +407,6 @@ void scst_dg_unpublish(struct scst_dg *dg)
 /* targets and devices coming and going                                   */
 
 /**
- * scst_dg_set_view() - register the view of the device groups
- * @ops: its ops, NULL when it goes (no group is left then)
- *
- * The groups are made only through the view, so while any exists @ops
- * are there to remove their entries when a device or target goes.
- */
-void scst_dg_set_view(const struct scst_dg_view_ops *ops)
-{
-	scst_dg_view = ops;
-}
-
-/**
  * scst_dg_dev_removed() - a device is being unregistered
  * @dev: the device
  *
@@ -435,7 +423,7 @@ void scst_dg_dev_removed(struct scst_device *dev)
 	list_for_each_entry(dgd, &dg->dev_list, entry) {
 		if (dgd->dev == dev) {
 			scst_dg_dev_unpublish(dgd);
-			scst_dg_view->dev_del(dg, dgd);
+			scst_view->del(SCST_VIEW_DG_DEV, dgd);
 			return;
 		}
 	}
@@ -462,7 +450,7 @@ void scst_dg_tgt_added(struct scst_tgt *tgt)
 			list_for_each_entry_safe(t, tmp, &tg->tgt_list, entry)
 				if (!t->tgt && !strcmp(t->name, tgt->name) &&
 				    scst_dg_find_local_tgt(t->name) == tgt)
-					scst_dg_view->tgt_make_local(t, tgt);
+					scst_view->tg_tgt_local(t, tgt);
 }
 
 /**
@@ -484,6 +472,6 @@ void scst_dg_tgt_removed(struct scst_tgt *tgt)
 			list_for_each_entry_safe(t, tmp, &tg->tgt_list, entry)
 				if (t->tgt == tgt) {
 					scst_tg_tgt_unpublish(t);
-					scst_dg_view->tgt_del(t);
+					scst_view->del(SCST_VIEW_TG_TGT, t);
 				}
 }

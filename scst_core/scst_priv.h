@@ -160,6 +160,8 @@ struct scst_tgt_template *scst_find_template(const char *name);
 struct scst_dev_type *scst_find_dev_type(const char *name);
 struct scst_device *scst_find_device(const char *name);
 
+struct scst_tg_tgt;
+
 /*
  * The objects of the model that the view shows; each op's @obj is of the
  * type named.
@@ -173,11 +175,17 @@ enum scst_view_kind {
 	SCST_VIEW_ACG,		/* struct scst_acg, never a target's default */
 	SCST_VIEW_ACN,		/* struct scst_acn */
 	SCST_VIEW_LUN,		/* struct scst_acg_dev */
+	/*
+	 * ALUA (scst_dg.c): del only, when a device or target goes; the
+	 * view's own mgmt verbs (scst_sysfs_dg.c) create these entries
+	 */
+	SCST_VIEW_DG_DEV,	/* struct scst_dg_dev */
+	SCST_VIEW_TG_TGT,	/* struct scst_tg_tgt */
 };
 
 /**
- * struct scst_view_ops - what the model (scst_registry.c, scst_tgt.c)
- * tells the view (the sysfs tree) about its objects
+ * struct scst_view_ops - what the model (scst_registry.c, scst_tgt.c,
+ * scst_dg.c) tells the view (the sysfs tree) about its objects
  * @add: show @obj, a @kind object, once the fields the view shows are set
  *	(a session's first LUN map, a LUN's group and device, an initiator
  *	pattern's group). Called under scst_mutex, before anyone but the
@@ -206,6 +214,10 @@ enum scst_view_kind {
  * @sess_acg_changed: @sess now belongs to another group (sess->acg), whose
  *	LUN map @sess_luns_changed has already been told about. Under
  *	scst_mutex.
+ * @tg_tgt_local: @old, a published entry of a target group naming a port
+ *	of another system, names @tgt, a target just registered: the view
+ *	makes it @tgt's entry (scst_tg_tgt_replace()) or, failing that,
+ *	removes it. Under scst_mutex.
  * @sess_release: after @del, without scst_mutex: drop the view's reference
  *	to @sess and wait until the other holders (scst_unregister_target()
  *	across ->close_session()) have dropped theirs; the model frees @sess
@@ -223,6 +235,7 @@ struct scst_view_ops {
 			 const struct scst_acg_dev *old);
 	void (*sess_luns_changed)(struct scst_session *sess);
 	void (*sess_acg_changed)(struct scst_session *sess);
+	void (*tg_tgt_local)(struct scst_tg_tgt *old, struct scst_tgt *tgt);
 	void (*sess_release)(struct scst_session *sess);
 };
 
@@ -322,6 +335,7 @@ struct scst_dg {
 
 struct scst_dg_dev {
 	struct list_head entry;		/* on dg->dev_list */
+	struct scst_dg *dg;
 	struct scst_device *dev;
 };
 
@@ -361,20 +375,10 @@ bool scst_alua_emulated(const struct scst_cmd *cmd);
 void scst_alua_emulate(struct scst_cmd *cmd);
 
 /*
- * scst_dg.c: the model of the groups. The ops are what the view
- * (scst_sysfs_dg.c, which registers them) does for the model when a
- * device or target goes or comes; called under scst_mutex.
+ * scst_dg.c: the model of the groups. When a device or target goes or
+ * comes it tells the view through struct scst_view_ops (SCST_VIEW_DG_DEV,
+ * SCST_VIEW_TG_TGT, @tg_tgt_local), under scst_mutex.
  */
-struct scst_dg_view_ops {
-	/* @dgd, unpublished: remove its link, free it */
-	void (*dev_del)(struct scst_dg *dg, struct scst_dg_dev *dgd);
-	/* @t, unpublished: remove its link or directory, free it */
-	void (*tgt_del)(struct scst_tg_tgt *t);
-	/* @old, a published port of another system: make it @tgt's link */
-	void (*tgt_make_local)(struct scst_tg_tgt *old, struct scst_tgt *tgt);
-};
-
-void scst_dg_set_view(const struct scst_dg_view_ops *ops);
 struct scst_dg *scst_dg_find(const char *name);
 struct scst_dg *scst_dg_first(void);
 struct scst_dg *scst_dg_alloc(const char *name);
@@ -406,6 +410,9 @@ void scst_dg_tgt_removed(struct scst_tgt *tgt);
 /* scst_sysfs_dg.c: device_groups/ */
 int scst_sysfs_dg_init(struct kobject *root);
 void scst_sysfs_dg_exit(void);
+void scst_dg_dev_unlink(struct scst_dg_dev *dgd);
+void scst_tg_tgt_remove(struct scst_tg_tgt *t);
+void scst_tg_tgt_make_local(struct scst_tg_tgt *old, struct scst_tgt *tgt);
 
 /* scst_tm.c: task management */
 extern struct workqueue_struct *scst_tmf_wq;

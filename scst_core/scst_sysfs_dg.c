@@ -87,7 +87,7 @@ static const struct kobj_type scst_tg_tgt_ktype = {
 };
 
 /* scst_mutex held. Removes the entry of the unpublished @t, frees @t. */
-static void scst_tg_tgt_remove(struct scst_tg_tgt *t)
+void scst_tg_tgt_remove(struct scst_tg_tgt *t)
 {
 	struct scst_tg *tg = t->tg;
 
@@ -170,8 +170,7 @@ static int scst_tg_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
  * directory with its rel_tgt_id makes way for the link to the target,
  * whose own rel_tgt_id is reported from now on. scst_mutex held.
  */
-static void scst_tg_tgt_make_local(struct scst_tg_tgt *old,
-				   struct scst_tgt *tgt)
+void scst_tg_tgt_make_local(struct scst_tg_tgt *old, struct scst_tgt *tgt)
 {
 	struct scst_tg *tg = old->tg;
 	struct scst_tg_tgt *t;
@@ -435,9 +434,9 @@ static struct kobj_attribute scst_tgs_mgmt_attr =
 	__ATTR(mgmt, 0644, scst_tgs_mgmt_show, scst_tgs_mgmt_store);
 
 /* scst_mutex held. Removes the link of the unpublished @dgd, frees it. */
-static void scst_dg_dev_unlink(struct scst_dg *dg, struct scst_dg_dev *dgd)
+void scst_dg_dev_unlink(struct scst_dg_dev *dgd)
 {
-	sysfs_remove_link(dg->devices_kobj, dgd->dev->name);
+	sysfs_remove_link(dgd->dg->devices_kobj, dgd->dev->name);
 	kfree(dgd);
 }
 
@@ -445,7 +444,7 @@ static void scst_dg_dev_unlink(struct scst_dg *dg, struct scst_dg_dev *dgd)
 static void scst_dg_dev_del(struct scst_dg *dg, struct scst_dg_dev *dgd)
 {
 	scst_dg_dev_unpublish(dgd);
-	scst_dg_dev_unlink(dg, dgd);
+	scst_dg_dev_unlink(dgd);
 }
 
 static int scst_dg_devs_add(const struct scst_mgmt_line *line, void *ctx)
@@ -632,13 +631,6 @@ static ssize_t scst_dgs_mgmt_show(struct kobject *kobj,
 static struct kobj_attribute scst_dgs_mgmt_attr =
 	__ATTR(mgmt, 0644, scst_dgs_mgmt_show, scst_dgs_mgmt_store);
 
-/* What the model has removed or changed when a device or target went. */
-static const struct scst_dg_view_ops scst_dg_view_ops = {
-	.dev_del = scst_dg_dev_unlink,
-	.tgt_del = scst_tg_tgt_remove,
-	.tgt_make_local = scst_tg_tgt_make_local,
-};
-
 int scst_sysfs_dg_init(struct kobject *root)
 {
 	int ret;
@@ -652,7 +644,6 @@ int scst_sysfs_dg_init(struct kobject *root)
 		scst_dgs_kobj = NULL;
 		return ret;
 	}
-	scst_dg_set_view(&scst_dg_view_ops);
 	return 0;
 }
 
@@ -664,7 +655,6 @@ void scst_sysfs_dg_exit(void)
 	mutex_lock(&scst_mutex);
 	while ((dg = scst_dg_first()))
 		scst_dg_del(dg);
-	scst_dg_set_view(NULL);
 	mutex_unlock(&scst_mutex);
 	kobject_put(scst_dgs_kobj);
 	scst_dgs_kobj = NULL;

@@ -311,6 +311,9 @@ static int scst_sysfs_add(enum scst_view_kind kind, void *obj)
 		return scst_sysfs_acn_add(obj);
 	case SCST_VIEW_LUN:
 		return scst_sysfs_acg_dev_add(obj);
+	case SCST_VIEW_DG_DEV:
+	case SCST_VIEW_TG_TGT:
+		break;	/* made by the view's own mgmt verbs */
 	}
 	WARN_ONCE(1, "view: add of an unknown kind %d\n", kind);
 	return -EINVAL;
@@ -343,6 +346,12 @@ static void scst_sysfs_del(enum scst_view_kind kind, void *obj)
 	case SCST_VIEW_LUN:
 		scst_sysfs_acg_dev_del(obj);
 		return;
+	case SCST_VIEW_DG_DEV:
+		scst_dg_dev_unlink(obj);
+		return;
+	case SCST_VIEW_TG_TGT:
+		scst_tg_tgt_remove(obj);
+		return;
 	}
 	WARN_ONCE(1, "view: del of an unknown kind %d\n", kind);
 }
@@ -353,6 +362,7 @@ static const struct scst_view_ops scst_sysfs_view = {
 	.lun_check = scst_sysfs_acg_dev_check,
 	.sess_luns_changed = scst_sysfs_sess_sync_luns,
 	.sess_acg_changed = scst_sysfs_sess_update_luns_link,
+	.tg_tgt_local = scst_tg_tgt_make_local,
 	.sess_release = scst_sysfs_sess_release,
 };
 
