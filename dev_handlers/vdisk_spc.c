@@ -517,23 +517,8 @@ static enum scst_exec_res vdisk_exec_rw(struct scst_cmd *cmd, bool write,
  */
 static bool vdisk_cmd_may_sleep(const struct scst_cmd *cmd)
 {
-	switch (cmd->cdb[0]) {
-	case SCST_OP_VERIFY_10:
-	case SCST_OP_VERIFY_12:
-	case SCST_OP_VERIFY_16:
-		return cmd->cdb[1] & 0x02;
-	case SCST_OP_COMPARE_AND_WRITE:
-	case SCST_OP_WRITE_SAME_10:
-	case SCST_OP_WRITE_SAME_16:
-	case SCST_OP_UNMAP:
-	case SCST_OP_MODE_SELECT_6:
-	case SCST_OP_MODE_SELECT_10:
-		return true;
-	case SCST_OP_SERVICE_ACTION_IN_16:
-		return (cmd->cdb[1] & 0x1f) == SCST_SAI_GET_LBA_STATUS;
-	default:
-		return false;
-	}
+	/* the core's table marks them (SCST_OPF_MAY_SLEEP, scst_cdb.c) */
+	return cmd->cdb_facts & SCST_OPF_MAY_SLEEP;
 }
 
 /* Compare @len bytes of the data-out buffer, from its start, with @buf. */

@@ -360,78 +360,28 @@ EXPORT_SYMBOL_GPL(scst_stpg_validate);
 /* Command admission per state, SPC-4 5.16.2.4                            */
 /* ---------------------------------------------------------------------- */
 
-/* Operation codes only the admission table names. */
-#define OP_RECEIVE_DIAGNOSTIC	0x1c
-#define OP_SEND_DIAGNOSTIC	0x1d
-#define OP_WRITE_BUFFER		0x3b
-#define OP_READ_BUFFER		0x3c
-#define OP_LOG_SELECT		0x4c
-#define OP_LOG_SENSE		0x4d
-/* SPC-4 6.17.1, 6.49.1: MODE field of READ/WRITE BUFFER, echo buffer. */
-#define BUFFER_MODE_ECHO	0x0a
-
 /*
- * What every state admits (SPC-4 5.16.2.4.5-7: INQUIRY, REPORT LUNS,
- * REPORT TARGET PORT GROUPS, REQUEST SENSE, echo buffer modes).
+ * The classes (SCST_OPF_ALUA_*, scst_cdb.h) each state admits besides
+ * the ALWAYS one. "The device server may support other commands"
+ * (SCST_OPF_ALUA_INFO): READ CAPACITY and REPORT SUPPORTED OPERATION
+ * CODES where the logical unit is reachable at all, so that an initiator
+ * can attach it. TEST UNIT READY is not among them, as in SCST and LIO:
+ * its 04h/0Bh is how dm-multipath's TUR checker tells a standby path
+ * (PATH_GHOST) from a failed one.
  */
-#define ADMIT_ALWAYS		0x01
-/* SET TARGET PORT GROUPS: standby, unavailable, offline (5.16.2.4.4-6). */
-#define ADMIT_STPG		0x02
-/* SPC-4 5.16.2.4.4, standby only: LOG, MODE, diagnostics, PR. */
-#define ADMIT_STANDBY		0x04
-/*
- * "The device server may support other commands": READ CAPACITY and REPORT
- * SUPPORTED OPERATION CODES where the logical unit is reachable at all, so
- * that an initiator can attach it. TEST UNIT READY is not among them, as
- * in SCST and LIO: its 04h/0Bh is how dm-multipath's TUR checker tells a
- * standby path (PATH_GHOST) from a failed one.
- */
-#define ADMIT_INFO		0x10
-
-static u8 alua_cmd_class(const u8 *cdb, unsigned int cdb_len)
-{
-	u8 sa = cdb_len > 1 ? cdb[1] & 0x1f : 0;
-
-	switch (cdb[0]) {
-	case SCST_OP_INQUIRY:
-	case SCST_OP_REPORT_LUNS:
-	case SCST_OP_REQUEST_SENSE:
-		return ADMIT_ALWAYS;
-	case OP_READ_BUFFER:
-	case OP_WRITE_BUFFER:
-		return sa == BUFFER_MODE_ECHO ? ADMIT_ALWAYS : 0;
-	case OP_LOG_SELECT:
-	case OP_LOG_SENSE:
-	case SCST_OP_MODE_SELECT_6:
-	case SCST_OP_MODE_SELECT_10:
-	case SCST_OP_MODE_SENSE_6:
-	case SCST_OP_MODE_SENSE_10:
-	case OP_RECEIVE_DIAGNOSTIC:
-	case OP_SEND_DIAGNOSTIC:
-	case SCST_OP_PERSISTENT_RESERVE_IN:
-	case SCST_OP_PERSISTENT_RESERVE_OUT:
-		return ADMIT_STANDBY;
-	case SCST_OP_READ_CAPACITY_10:
-		return ADMIT_INFO;
-	case SCST_OP_SERVICE_ACTION_IN_16:
-		return sa == SCST_SAI_READ_CAPACITY_16 ? ADMIT_INFO : 0;
-	case SCST_OP_MAINTENANCE_IN:
-		if (sa == SCST_MI_REPORT_TPGS)
-			return ADMIT_ALWAYS;
-		return sa == SCST_MI_REPORT_SUPPORTED_OPCODES ? ADMIT_INFO : 0;
-	case SCST_OP_MAINTENANCE_OUT:
-		return sa == SCST_MO_SET_TPGS ? ADMIT_STPG : 0;
-	default:
-		return 0;
-	}
-}
+#define ADMIT_ANY_CLASS		(SCST_OPF_ALUA_ALWAYS | SCST_OPF_ALUA_STPG | \
+				 SCST_OPF_ALUA_STANDBY | SCST_OPF_ALUA_INFO)
+#define ADMIT_REACHABLE		(SCST_OPF_ALUA_ALWAYS | SCST_OPF_ALUA_STPG | \
+				 SCST_OPF_ALUA_INFO)
+#define ADMIT_TRANSITIONING	(SCST_OPF_ALUA_ALWAYS | SCST_OPF_ALUA_INFO)
 
 /**
- * scst_alua_admit() - whether a target port group state admits a command
+ * scst_alua_admit_facts() - whether a target port group state admits a
+ *	command
  * @state: the SCST_ALUA_* state of the group of the port the command came
  *	through
- * @cdb: the CDB (at least one byte)
- * @cdb_len: its length
+ * @facts: the command's SCST_OPF_* facts (scst_cdb_decode()): its ALUA
+ *	class
  *
  * SPC-4 5.16.2.4: active/optimized and active/non-optimized admit every
  * command; standby (5.16.2.4.4), unavailable (5.16.2.4.5), offline
@@ -444,28 +394,38 @@ static u8 alua_cmd_class(const u8 *cdb, unsigned int cdb_len)
  *
  * Return: 0 to admit the command, or the SCST_SENSE_* code to end it with.
  */
-u32 scst_alua_admit(u8 state, const u8 *cdb, unsigned int cdb_len)
+u32 scst_alua_admit_facts(u8 state, u32 facts)
 {
-	u8 cls;
-
-	if (state == SCST_ALUA_ACTIVE || state == SCST_ALUA_NONOPTIMIZED)
-		return 0;
-	cls = cdb_len ? alua_cmd_class(cdb, cdb_len) : 0;
 	switch (state) {
+	case SCST_ALUA_ACTIVE:
+	case SCST_ALUA_NONOPTIMIZED:
+		return 0;
 	case SCST_ALUA_STANDBY:
-		return cls ? 0 : SCST_SENSE_ALUA_STANDBY;
+		return facts & ADMIT_ANY_CLASS ? 0 : SCST_SENSE_ALUA_STANDBY;
 	case SCST_ALUA_UNAVAILABLE:
-		return cls & (ADMIT_ALWAYS | ADMIT_STPG | ADMIT_INFO) ?
-		       0 : SCST_SENSE_ALUA_UNAVAILABLE;
+		return facts & ADMIT_REACHABLE ? 0 : SCST_SENSE_ALUA_UNAVAILABLE;
 	case SCST_ALUA_OFFLINE:
-		return cls & (ADMIT_ALWAYS | ADMIT_STPG | ADMIT_INFO) ?
-		       0 : SCST_SENSE_LU_OFFLINE;
+		return facts & ADMIT_REACHABLE ? 0 : SCST_SENSE_LU_OFFLINE;
 	case SCST_ALUA_TRANSITIONING:
-		return cls & (ADMIT_ALWAYS | ADMIT_INFO) ?
+		return facts & ADMIT_TRANSITIONING ?
 		       0 : SCST_SENSE_ALUA_TRANSITIONING;
 	default:
 		/* a state we never set (LBA dependent, reserved) */
 		return SCST_SENSE_ALUA_UNAVAILABLE;
 	}
+}
+EXPORT_SYMBOL_GPL(scst_alua_admit_facts);
+
+/**
+ * scst_alua_admit() - scst_alua_admit_facts() for a CDB
+ * @state: the SCST_ALUA_* state
+ * @cdb: the CDB (at least @cdb_len bytes)
+ * @cdb_len: its length; 0 is a command of no class
+ *
+ * Return: 0 to admit the command, or the SCST_SENSE_* code to end it with.
+ */
+u32 scst_alua_admit(u8 state, const u8 *cdb, unsigned int cdb_len)
+{
+	return scst_alua_admit_facts(state, scst_cdb_facts(cdb, cdb_len));
 }
 EXPORT_SYMBOL_GPL(scst_alua_admit);

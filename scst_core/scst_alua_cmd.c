@@ -137,7 +137,7 @@ u32 scst_alua_check_cmd(struct scst_cmd *cmd)
 		smp_store_release(&td->alua_cache_gen, scst_alua_gen);
 		spin_unlock_irqrestore(&scst_alua_lock, flags);
 	}
-	return scst_alua_admit(st, cmd->cdb, cmd->cdb_len);
+	return scst_alua_admit_facts(st, cmd->cdb_facts);
 }
 
 /**
@@ -334,11 +334,7 @@ free:
  */
 bool scst_alua_tpg_cmd(const struct scst_cmd *cmd)
 {
-	return cmd->cdb_len > 1 &&
-	       ((cmd->cdb[0] == SCST_OP_MAINTENANCE_IN &&
-		 (cmd->cdb[1] & 0x1f) == SCST_MI_REPORT_TPGS) ||
-		(cmd->cdb[0] == SCST_OP_MAINTENANCE_OUT &&
-		 (cmd->cdb[1] & 0x1f) == SCST_MO_SET_TPGS));
+	return cmd->cdb_facts & SCST_OPF_ALUA_TPG;
 }
 
 /**

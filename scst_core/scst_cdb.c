@@ -75,6 +75,9 @@ typedef int (*scst_cdb_check_fn)(const struct scst_cdb_ctx *c);
  *	LIST LENGTH field
  * @len_len: its size: 0 (none), 1, 2 or 4 bytes
  * @check: command specific checks, or NULL
+ * @facts: SCST_OPF_* facts of the command (scst_cdb_info.facts)
+ * @refine: the facts that depend on a field of the CDB, or NULL; called
+ *	before the CDB is checked, so it reads only the @cdb_len bytes there
  * @usage: CDB USAGE DATA, SPC-4 §6.35.3: bits the device server looks at;
  *	byte 0 is the operation code, byte 1 of a command with a service
  *	action holds the service action
@@ -91,6 +94,8 @@ struct scst_cdb_op {
 	u8 len_off;
 	u8 len_len;
 	scst_cdb_check_fn check;
+	u32 facts;
+	u32 (*refine)(const u8 *cdb, unsigned int cdb_len, u32 facts);
 	u8 usage[SCST_CDB_MAX_LEN];
 };
 
@@ -435,109 +440,186 @@ static int chk_pr_out(const struct scst_cdb_ctx *c)
 			 SCST_CDB_RESV_ALLOWED | SCST_CDB_ALLOC_LEN)
 
 /*
+ * Facts (SCST_OPF_*). The commands any nexus may send whatever its state:
+ * unit attentions (SAM-5 §5.14), ALUA (SPC-4 §5.16.2.4.5-7) and
+ * persistent reservations (SPC-4 §5.9.1 table 63) let them through.
+ */
+#define FA_ANY_NEXUS	(SCST_OPF_UA_EXEMPT | SCST_OPF_ALUA_ALWAYS | \
+			 SCST_OPF_PR_ALLOWED)
+/* Reads of the medium: allowed through Write Exclusive (table 63). */
+#define FA_READ		SCST_OPF_PR_READ
+/*
+ * PERSISTENT RESERVE IN and OUT: the core's (scst_pr_dev.c); admitted by
+ * a standby port (SPC-4 §5.16.2.4.4); through any reservation, OUT's
+ * reservation key being checked by scst_pr_out() (table 63).
+ */
+#define FA_PR		(SCST_OPF_CORE_EMUL | SCST_OPF_ALUA_STANDBY | \
+			 SCST_OPF_PR_ALLOWED)
+/* SPC-2 RESERVE and RELEASE, the core's (scst_emul.c, scst_res.c). */
+#define FA_SPC2		(SCST_OPF_CORE_EMUL | SCST_OPF_SPC2_RES)
+
+/*
+ * SBC-3 §4.17 table 13: START STOP UNIT with START 1 and POWER CONDITION
+ * 0h is allowed through every persistent reservation, any other conflicts.
+ */
+static u32 facts_start_stop(const u8 *cdb, unsigned int cdb_len, u32 facts)
+{
+	u8 b4 = cdb_len > 4 ? cdb[4] : 0;
+
+	return (b4 & 0xf1) == 0x01 ? facts | SCST_OPF_PR_ALLOWED : facts;
+}
+
+/*
+ * SBC-3 §4.17 table 13: PREVENT ALLOW MEDIUM REMOVAL with PREVENT 00b
+ * (allow removal) is allowed through every persistent reservation.
+ */
+static u32 facts_prevent(const u8 *cdb, unsigned int cdb_len, u32 facts)
+{
+	u8 b4 = cdb_len > 4 ? cdb[4] : 0;
+
+	return b4 & 0x03 ? facts : facts | SCST_OPF_PR_ALLOWED;
+}
+
+/*
+ * SBC-3 §5.26: VERIFY with BYTCHK 01b compares the medium with the
+ * data-out buffer: a read of the medium the handler may sleep in.
+ */
+static u32 facts_verify(const u8 *cdb, unsigned int cdb_len, u32 facts)
+{
+	return cdb_len > 1 && (cdb[1] & 0x02) ? facts | SCST_OPF_MAY_SLEEP :
+	       facts;
+}
+
+/*
  * The commands, in operation code and service action order: that is the
  * order of REPORT SUPPORTED OPERATION CODES data. The last byte of each
  * CDB USAGE DATA is the CONTROL byte, of which we look at NACA only.
  */
 static const struct scst_cdb_op scst_cdb_ops[] = {
 	{
-		.name = "TEST UNIT READY", .opcode = 0x00, .cdb_len = 6,
+		.name = "TEST UNIT READY",
+		.opcode = SCST_OP_TEST_UNIT_READY, .cdb_len = 6,
 		.dir = SCST_CDB_DIR_NONE,
+		.facts = SCST_OPF_PR_ALLOWED,
 		.usage = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x04 },
 	}, {
-		.name = "REQUEST SENSE", .opcode = 0x03, .cdb_len = 6,
+		.name = "REQUEST SENSE",
+		.opcode = SCST_OP_REQUEST_SENSE, .cdb_len = 6,
 		.dir = SCST_CDB_DIR_READ, .flags = F_ANY_NEXUS,
 		.len_off = 4, .len_len = 1,
+		.facts = FA_ANY_NEXUS | SCST_OPF_CORE_EMUL,
 		.usage = { 0x03, 0x01, 0x00, 0x00, 0xff, 0x04 },
 	}, {
-		.name = "READ(6)", .opcode = 0x08, .cdb_len = 6,
+		.name = "READ(6)", .opcode = SCST_OP_READ_6, .cdb_len = 6,
 		.dir = SCST_CDB_DIR_READ, .flags = F_RD_BLOCKS,
 		.check = chk_rw6,
+		.facts = FA_READ,
 		.usage = { 0x08, 0x1f, 0xff, 0xff, 0xff, 0x04 },
 	}, {
-		.name = "WRITE(6)", .opcode = 0x0a, .cdb_len = 6,
+		.name = "WRITE(6)", .opcode = SCST_OP_WRITE_6, .cdb_len = 6,
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_WR_BLOCKS,
 		.check = chk_rw6,
 		.usage = { 0x0a, 0x1f, 0xff, 0xff, 0xff, 0x04 },
 	}, {
-		.name = "INQUIRY", .opcode = 0x12, .cdb_len = 6,
+		.name = "INQUIRY", .opcode = SCST_OP_INQUIRY, .cdb_len = 6,
 		.dir = SCST_CDB_DIR_READ, .flags = F_ANY_NEXUS,
 		.len_off = 3, .len_len = 2, .check = chk_inquiry,
+		.facts = FA_ANY_NEXUS,
 		.usage = { 0x12, 0x03, 0xff, 0xff, 0xff, 0x04 },
 	}, {
-		.name = "MODE SELECT(6)", .opcode = 0x15, .cdb_len = 6,
+		.name = "MODE SELECT(6)",
+		.opcode = SCST_OP_MODE_SELECT_6, .cdb_len = 6,
 		.dir = SCST_CDB_DIR_WRITE, .flags = SCST_CDB_PARAM_LIST,
 		.len_off = 4, .len_len = 1, .check = chk_mode_select,
+		.facts = SCST_OPF_ALUA_STANDBY | SCST_OPF_MAY_SLEEP,
 		.usage = { 0x15, 0x11, 0x00, 0x00, 0xff, 0x04 },
 	}, {
-		.name = "RESERVE(6)", .opcode = 0x16, .cdb_len = 6,
+		.name = "RESERVE(6)", .opcode = SCST_OP_RESERVE_6, .cdb_len = 6,
 		.dir = SCST_CDB_DIR_NONE, .flags = SCST_CDB_RESERVE_CMD,
 		.check = chk_reserve,
+		.facts = FA_SPC2,
 		.usage = { 0x16, 0x11, 0x00, 0x00, 0x00, 0x04 },
 	}, {
-		.name = "RELEASE(6)", .opcode = 0x17, .cdb_len = 6,
+		.name = "RELEASE(6)", .opcode = SCST_OP_RELEASE_6, .cdb_len = 6,
 		.dir = SCST_CDB_DIR_NONE,
 		.flags = SCST_CDB_RESERVE_CMD | SCST_CDB_RESV_ALLOWED,
 		.check = chk_reserve,
+		.facts = FA_SPC2,
 		.usage = { 0x17, 0x11, 0x00, 0x00, 0x00, 0x04 },
 	}, {
-		.name = "MODE SENSE(6)", .opcode = 0x1a, .cdb_len = 6,
+		.name = "MODE SENSE(6)",
+		.opcode = SCST_OP_MODE_SENSE_6, .cdb_len = 6,
 		.dir = SCST_CDB_DIR_READ, .flags = SCST_CDB_ALLOC_LEN,
 		.len_off = 4, .len_len = 1,
+		.facts = SCST_OPF_ALUA_STANDBY | SCST_OPF_PR_READ,
 		.usage = { 0x1a, 0x08, 0xff, 0xff, 0xff, 0x04 },
 	}, {
-		.name = "START STOP UNIT", .opcode = 0x1b, .cdb_len = 6,
+		.name = "START STOP UNIT",
+		.opcode = SCST_OP_START_STOP_UNIT, .cdb_len = 6,
 		.dir = SCST_CDB_DIR_NONE, .flags = SCST_CDB_SBC,
 		.check = chk_start_stop,
+		.refine = facts_start_stop,
 		.usage = { 0x1b, 0x01, 0x00, 0x0f, 0xf7, 0x04 },
 	}, {
-		.name = "PREVENT ALLOW MEDIUM REMOVAL", .opcode = 0x1e,
+		.name = "PREVENT ALLOW MEDIUM REMOVAL",
+		.opcode = SCST_OP_PREVENT_ALLOW_MEDIUM,
 		.cdb_len = 6, .dir = SCST_CDB_DIR_NONE,
+		.refine = facts_prevent,
 		.usage = { 0x1e, 0x00, 0x00, 0x00, 0x03, 0x04 },
 	}, {
-		.name = "READ CAPACITY(10)", .opcode = 0x25, .cdb_len = 10,
+		.name = "READ CAPACITY(10)",
+		.opcode = SCST_OP_READ_CAPACITY_10, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_READ, .flags = SCST_CDB_SBC,
 		.lba_off = 2, .lba_len = 4, .check = chk_read_cap10,
+		.facts = SCST_OPF_ALUA_INFO | SCST_OPF_PR_ALLOWED,
 		.usage = { 0x25, 0x00, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00,
 			   0x01, 0x04 },
 	}, {
-		.name = "READ(10)", .opcode = 0x28, .cdb_len = 10,
+		.name = "READ(10)", .opcode = SCST_OP_READ_10, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_READ, .flags = F_RD_BLOCKS,
 		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
 		.check = chk_rw,
+		.facts = FA_READ,
 		.usage = { 0x28, 0xf8, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
-		.name = "WRITE(10)", .opcode = 0x2a, .cdb_len = 10,
+		.name = "WRITE(10)", .opcode = SCST_OP_WRITE_10, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_WR_BLOCKS,
 		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
 		.check = chk_rw,
 		.usage = { 0x2a, 0xf8, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
-		.name = "WRITE AND VERIFY(10)", .opcode = 0x2e, .cdb_len = 10,
+		.name = "WRITE AND VERIFY(10)",
+		.opcode = SCST_OP_WRITE_VERIFY_10, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_WR_BLOCKS,
 		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
 		.check = chk_write_verify,
 		.usage = { 0x2e, 0xf6, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
-		.name = "VERIFY(10)", .opcode = 0x2f, .cdb_len = 10,
+		.name = "VERIFY(10)",
+		.opcode = SCST_OP_VERIFY_10, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_RD_BLOCKS,
 		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
 		.check = chk_verify,
+		.facts = FA_READ,
+		.refine = facts_verify,
 		.usage = { 0x2f, 0xf6, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
-		.name = "PRE-FETCH(10)", .opcode = 0x34, .cdb_len = 10,
+		.name = "PRE-FETCH(10)",
+		.opcode = SCST_OP_PRE_FETCH_10, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_NONE,
 		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK,
 		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
 		.check = chk_sync_cache,
+		.facts = FA_READ,
 		.usage = { 0x34, 0x02, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
-		.name = "SYNCHRONIZE CACHE(10)", .opcode = 0x35, .cdb_len = 10,
+		.name = "SYNCHRONIZE CACHE(10)",
+		.opcode = SCST_OP_SYNCHRONIZE_CACHE_10, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_NONE,
 		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK,
 		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
@@ -545,46 +627,57 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.usage = { 0x35, 0x02, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
-		.name = "WRITE SAME(10)", .opcode = 0x41, .cdb_len = 10,
+		.name = "WRITE SAME(10)",
+		.opcode = SCST_OP_WRITE_SAME_10, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK |
 			 SCST_CDB_MEDIUM_WRITE | SCST_CDB_WS_LIMIT |
 			 SCST_CDB_EXACT_OUT,
 		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
 		.check = chk_write_same,
+		.facts = SCST_OPF_MAY_SLEEP,
 		.usage = { 0x41, 0xfe, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
-		.name = "UNMAP", .opcode = 0x42, .cdb_len = 10,
+		.name = "UNMAP", .opcode = SCST_OP_UNMAP, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_SBC | SCST_CDB_PARAM_LIST |
 			 SCST_CDB_MEDIUM_WRITE,
 		.len_off = 7, .len_len = 2, .check = chk_unmap,
+		.facts = SCST_OPF_MAY_SLEEP,
 		.usage = { 0x42, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
-		.name = "MODE SELECT(10)", .opcode = 0x55, .cdb_len = 10,
+		.name = "MODE SELECT(10)",
+		.opcode = SCST_OP_MODE_SELECT_10, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_WRITE, .flags = SCST_CDB_PARAM_LIST,
 		.len_off = 7, .len_len = 2, .check = chk_mode_select,
+		.facts = SCST_OPF_ALUA_STANDBY | SCST_OPF_MAY_SLEEP,
 		.usage = { 0x55, 0x11, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
-		.name = "RESERVE(10)", .opcode = 0x56, .cdb_len = 10,
+		.name = "RESERVE(10)",
+		.opcode = SCST_OP_RESERVE_10, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_NONE, .flags = SCST_CDB_RESERVE_CMD,
 		.check = chk_reserve,
+		.facts = FA_SPC2,
 		.usage = { 0x56, 0x13, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 			   0x00, 0x04 },
 	}, {
-		.name = "RELEASE(10)", .opcode = 0x57, .cdb_len = 10,
+		.name = "RELEASE(10)",
+		.opcode = SCST_OP_RELEASE_10, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_NONE,
 		.flags = SCST_CDB_RESERVE_CMD | SCST_CDB_RESV_ALLOWED,
 		.check = chk_reserve,
+		.facts = FA_SPC2,
 		.usage = { 0x57, 0x13, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 			   0x00, 0x04 },
 	}, {
-		.name = "MODE SENSE(10)", .opcode = 0x5a, .cdb_len = 10,
+		.name = "MODE SENSE(10)",
+		.opcode = SCST_OP_MODE_SENSE_10, .cdb_len = 10,
 		.dir = SCST_CDB_DIR_READ, .flags = SCST_CDB_ALLOC_LEN,
 		.len_off = 7, .len_len = 2,
+		.facts = SCST_OPF_ALUA_STANDBY | SCST_OPF_PR_READ,
 		.usage = { 0x5a, 0x18, 0xff, 0xff, 0x00, 0x00, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -600,6 +693,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_READ,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
 		.len_off = 7, .len_len = 2,
+		.facts = FA_PR,
 		.usage = { 0x5e, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -609,6 +703,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_READ,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
 		.len_off = 7, .len_len = 2,
+		.facts = FA_PR,
 		.usage = { 0x5e, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -618,6 +713,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_READ,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
 		.len_off = 7, .len_len = 2,
+		.facts = FA_PR,
 		.usage = { 0x5e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -627,6 +723,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_READ,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
 		.len_off = 7, .len_len = 2,
+		.facts = FA_PR,
 		.usage = { 0x5e, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -641,6 +738,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.facts = FA_PR,
 		.usage = { 0x5f, 0x00, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -650,6 +748,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.facts = FA_PR,
 		.usage = { 0x5f, 0x01, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -659,6 +758,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.facts = FA_PR,
 		.usage = { 0x5f, 0x02, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -668,6 +768,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.facts = FA_PR,
 		.usage = { 0x5f, 0x03, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -677,6 +778,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.facts = FA_PR,
 		.usage = { 0x5f, 0x04, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -686,6 +788,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.facts = FA_PR,
 		.usage = { 0x5f, 0x05, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -695,6 +798,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.facts = FA_PR,
 		.usage = { 0x5f, 0x06, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -704,53 +808,64 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
+		.facts = FA_PR,
 		.usage = { 0x5f, 0x07, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
-		.name = "READ(16)", .opcode = 0x88, .cdb_len = 16,
+		.name = "READ(16)", .opcode = SCST_OP_READ_16, .cdb_len = 16,
 		.dir = SCST_CDB_DIR_READ, .flags = F_RD_BLOCKS,
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_rw,
+		.facts = FA_READ,
 		.usage = { 0x88, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "COMPARE AND WRITE", .opcode = 0x89, .cdb_len = 16,
+		.name = "COMPARE AND WRITE",
+		.opcode = SCST_OP_COMPARE_AND_WRITE, .cdb_len = 16,
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = F_WR_BLOCKS,
 		.lba_off = 2, .lba_len = 8, .check = chk_compare_write,
+		.facts = SCST_OPF_MAY_SLEEP,
 		.usage = { 0x89, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x00, 0x00, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "WRITE(16)", .opcode = 0x8a, .cdb_len = 16,
+		.name = "WRITE(16)", .opcode = SCST_OP_WRITE_16, .cdb_len = 16,
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_WR_BLOCKS,
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_rw,
 		.usage = { 0x8a, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "WRITE AND VERIFY(16)", .opcode = 0x8e, .cdb_len = 16,
+		.name = "WRITE AND VERIFY(16)",
+		.opcode = SCST_OP_WRITE_VERIFY_16, .cdb_len = 16,
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_WR_BLOCKS,
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_write_verify,
 		.usage = { 0x8e, 0xf6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "VERIFY(16)", .opcode = 0x8f, .cdb_len = 16,
+		.name = "VERIFY(16)",
+		.opcode = SCST_OP_VERIFY_16, .cdb_len = 16,
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_RD_BLOCKS,
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_verify,
+		.facts = FA_READ,
+		.refine = facts_verify,
 		.usage = { 0x8f, 0xf6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "PRE-FETCH(16)", .opcode = 0x90, .cdb_len = 16,
+		.name = "PRE-FETCH(16)",
+		.opcode = SCST_OP_PRE_FETCH_16, .cdb_len = 16,
 		.dir = SCST_CDB_DIR_NONE,
 		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK,
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_sync_cache,
+		.facts = FA_READ,
 		.usage = { 0x90, 0x02, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "SYNCHRONIZE CACHE(16)", .opcode = 0x91, .cdb_len = 16,
+		.name = "SYNCHRONIZE CACHE(16)",
+		.opcode = SCST_OP_SYNCHRONIZE_CACHE_16, .cdb_len = 16,
 		.dir = SCST_CDB_DIR_NONE,
 		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK,
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
@@ -758,94 +873,189 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.usage = { 0x91, 0x02, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "WRITE SAME(16)", .opcode = 0x93, .cdb_len = 16,
+		.name = "WRITE SAME(16)",
+		.opcode = SCST_OP_WRITE_SAME_16, .cdb_len = 16,
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK |
 			 SCST_CDB_MEDIUM_WRITE | SCST_CDB_WS_LIMIT |
 			 SCST_CDB_EXACT_OUT,
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_write_same,
+		.facts = SCST_OPF_MAY_SLEEP,
 		.usage = { 0x93, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "READ CAPACITY(16)", .opcode = 0x9e,
+		.name = "READ CAPACITY(16)",
+		.opcode = SCST_OP_SERVICE_ACTION_IN_16,
 		.sa = SCST_SAI_READ_CAPACITY_16, .cdb_len = 16,
 		.dir = SCST_CDB_DIR_READ,
 		.flags = SCST_CDB_SBC | SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_read_cap16,
+		.facts = SCST_OPF_ALUA_INFO | SCST_OPF_PR_ALLOWED,
 		.usage = { 0x9e, 0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x04 },
 	}, {
-		.name = "GET LBA STATUS", .opcode = 0x9e,
+		.name = "GET LBA STATUS",
+		.opcode = SCST_OP_SERVICE_ACTION_IN_16,
 		.sa = SCST_SAI_GET_LBA_STATUS, .cdb_len = 16,
 		.dir = SCST_CDB_DIR_READ,
 		.flags = SCST_CDB_SBC | SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN |
 			 SCST_CDB_LBA_CHECK,
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_get_lba_status,
+		.facts = SCST_OPF_PR_READ | SCST_OPF_MAY_SLEEP,
 		.usage = { 0x9e, 0x12, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "REPORT LUNS", .opcode = 0xa0, .cdb_len = 12,
+		.name = "REPORT LUNS",
+		.opcode = SCST_OP_REPORT_LUNS, .cdb_len = 12,
 		.dir = SCST_CDB_DIR_READ, .flags = F_ANY_NEXUS,
 		.len_off = 6, .len_len = 4, .check = chk_report_luns,
+		.facts = FA_ANY_NEXUS | SCST_OPF_CORE_EMUL,
 		.usage = { 0xa0, 0x00, 0xff, 0x00, 0x00, 0x00, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "REPORT TARGET PORT GROUPS", .opcode = 0xa3,
+		.name = "REPORT TARGET PORT GROUPS",
+		.opcode = SCST_OP_MAINTENANCE_IN,
 		.sa = SCST_MI_REPORT_TPGS, .cdb_len = 12,
 		.dir = SCST_CDB_DIR_READ,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
 		.len_off = 6, .len_len = 4, .check = chk_rtpg,
+		.facts = SCST_OPF_ALUA_TPG | SCST_OPF_ALUA_ALWAYS |
+			 SCST_OPF_PR_ALLOWED,
 		.usage = { 0xa3, 0xea, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "REPORT SUPPORTED OPERATION CODES", .opcode = 0xa3,
+		.name = "REPORT SUPPORTED OPERATION CODES",
+		.opcode = SCST_OP_MAINTENANCE_IN,
 		.sa = SCST_MI_REPORT_SUPPORTED_OPCODES, .cdb_len = 12,
 		.dir = SCST_CDB_DIR_READ,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
 		.len_off = 6, .len_len = 4, .check = chk_rsoc,
+		.facts = SCST_OPF_ALUA_INFO | SCST_OPF_PR_READ,
 		.usage = { 0xa3, 0x0c, 0x87, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "SET TARGET PORT GROUPS", .opcode = 0xa4,
+		.name = "SET TARGET PORT GROUPS",
+		.opcode = SCST_OP_MAINTENANCE_OUT,
 		.sa = SCST_MO_SET_TPGS, .cdb_len = 12,
 		.dir = SCST_CDB_DIR_WRITE,
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 6, .len_len = 4, .check = chk_stpg,
+		.facts = SCST_OPF_ALUA_TPG | SCST_OPF_ALUA_STPG,
 		.usage = { 0xa4, 0x0a, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "READ(12)", .opcode = 0xa8, .cdb_len = 12,
+		.name = "READ(12)", .opcode = SCST_OP_READ_12, .cdb_len = 12,
 		.dir = SCST_CDB_DIR_READ, .flags = F_RD_BLOCKS,
 		.lba_off = 2, .lba_len = 4, .len_off = 6, .len_len = 4,
 		.check = chk_rw,
+		.facts = FA_READ,
 		.usage = { 0xa8, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "WRITE(12)", .opcode = 0xaa, .cdb_len = 12,
+		.name = "WRITE(12)", .opcode = SCST_OP_WRITE_12, .cdb_len = 12,
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_WR_BLOCKS,
 		.lba_off = 2, .lba_len = 4, .len_off = 6, .len_len = 4,
 		.check = chk_rw,
 		.usage = { 0xaa, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "WRITE AND VERIFY(12)", .opcode = 0xae, .cdb_len = 12,
+		.name = "WRITE AND VERIFY(12)",
+		.opcode = SCST_OP_WRITE_VERIFY_12, .cdb_len = 12,
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_WR_BLOCKS,
 		.lba_off = 2, .lba_len = 4, .len_off = 6, .len_len = 4,
 		.check = chk_write_verify,
 		.usage = { 0xae, 0xf6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
-		.name = "VERIFY(12)", .opcode = 0xaf, .cdb_len = 12,
+		.name = "VERIFY(12)",
+		.opcode = SCST_OP_VERIFY_12, .cdb_len = 12,
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_RD_BLOCKS,
 		.lba_off = 2, .lba_len = 4, .len_off = 6, .len_len = 4,
 		.check = chk_verify,
+		.facts = FA_READ,
+		.refine = facts_verify,
 		.usage = { 0xaf, 0xf6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	},
 };
+
+/**
+ * struct scst_cdb_facts_row - facts of a command the core does not decode
+ * @opcode: OPERATION CODE
+ * @sa: SERVICE ACTION (or READ/WRITE BUFFER MODE), byte 1 bits 4-0,
+ *	when @any_sa is false
+ * @any_sa: the row holds for every value of byte 1
+ * @facts: SCST_OPF_* facts
+ */
+struct scst_cdb_facts_row {
+	u8 opcode;
+	u8 sa;
+	bool any_sa;
+	u32 facts;
+};
+
+/*
+ * The facts of what scst_cdb_ops[] does not decode: operation codes a
+ * pass-through handler forwards, and the service actions of the core's
+ * own operation codes that it does not know. SPC-4 §5.9.1 table 63 and
+ * SBC-3 §4.17 table 13 (persistent reservations) and SPC-4 §5.16.2.4
+ * (ALUA) name them; everything else conflicts with every persistent
+ * reservation type and is refused by a port that is not active. The
+ * first row that matches holds.
+ */
+static const struct scst_cdb_facts_row scst_cdb_facts_x[] = {
+	{ SCST_OP_RECEIVE_DIAGNOSTIC, 0, true,
+	  SCST_OPF_ALUA_STANDBY | SCST_OPF_PR_READ },
+	{ SCST_OP_SEND_DIAGNOSTIC, 0, true, SCST_OPF_ALUA_STANDBY },
+	{ SCST_OP_READ_DEFECT_DATA_10, 0, true, SCST_OPF_PR_READ },
+	{ SCST_OP_WRITE_BUFFER, SCST_BUFFER_MODE_ECHO, false,
+	  SCST_OPF_ALUA_ALWAYS },
+	{ SCST_OP_READ_BUFFER, SCST_BUFFER_MODE_ECHO, false,
+	  SCST_OPF_ALUA_ALWAYS | SCST_OPF_PR_READ },
+	{ SCST_OP_READ_BUFFER, 0, true, SCST_OPF_PR_READ },
+	{ SCST_OP_READ_LONG_10, 0, true, SCST_OPF_PR_READ },
+	{ SCST_OP_LOG_SELECT, 0, true, SCST_OPF_ALUA_STANDBY },
+	{ SCST_OP_LOG_SENSE, 0, true,
+	  SCST_OPF_ALUA_STANDBY | SCST_OPF_PR_ALLOWED },
+	/* PR IN/OUT of an unknown service action: scst_pr_in/out() say so */
+	{ SCST_OP_PERSISTENT_RESERVE_IN, 0, true, FA_PR },
+	{ SCST_OP_PERSISTENT_RESERVE_OUT, 0, true, FA_PR },
+	{ SCST_OP_ACCESS_CONTROL_IN, 0, true, SCST_OPF_PR_ALLOWED },
+	{ SCST_OP_ACCESS_CONTROL_OUT, 0, true, SCST_OPF_PR_ALLOWED },
+	{ SCST_OP_READ_ATTRIBUTE, 0, true, SCST_OPF_PR_READ },
+	{ SCST_OP_SERVICE_ACTION_IN_16, SCST_SAI_READ_LONG_16, false,
+	  SCST_OPF_PR_READ },
+	{ SCST_OP_MAINTENANCE_IN, SCST_MI_REPORT_IDENT_INFO, false,
+	  SCST_OPF_PR_ALLOWED },
+	{ SCST_OP_MAINTENANCE_IN, SCST_MI_REPORT_ALIASES, false,
+	  SCST_OPF_PR_ALLOWED },
+	{ SCST_OP_MAINTENANCE_IN, SCST_MI_REPORT_TMF, false,
+	  SCST_OPF_PR_READ },
+	{ SCST_OP_MAINTENANCE_IN, SCST_MI_REPORT_PRIORITY, false,
+	  SCST_OPF_PR_ALLOWED },
+	{ SCST_OP_MAINTENANCE_IN, SCST_MI_REPORT_TIMESTAMP, false,
+	  SCST_OPF_PR_ALLOWED },
+	{ SCST_OP_READ_MEDIA_SERIAL, 0, true, SCST_OPF_PR_ALLOWED },
+	{ SCST_OP_READ_DEFECT_DATA_12, 0, true, SCST_OPF_PR_READ },
+};
+
+/* The facts of a CDB without an scst_cdb_ops[] row. */
+static u32 scst_cdb_facts_other(const u8 *cdb, unsigned int cdb_len)
+{
+	u8 sa = cdb_len > 1 ? cdb[1] & 0x1f : 0;
+	const struct scst_cdb_facts_row *r;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(scst_cdb_facts_x); i++) {
+		r = &scst_cdb_facts_x[i];
+		if (r->opcode == cdb[0] && (r->any_sa || r->sa == sa))
+			return r->facts;
+	}
+	return 0;
+}
 
 static bool scst_cdb_op_applies(const struct scst_cdb_op *op, u8 dev_type)
 {
@@ -932,6 +1142,13 @@ int scst_cdb_decode(const u8 *cdb, unsigned int cdb_len, u8 dev_type,
 
 	op = scst_cdb_find(cdb[0], cdb_len > 1 ? cdb[1] & 0x1f : 0,
 			   cdb_len > 1, dev_type, &has_sa);
+	/* known from here on, whatever the fields say (scst_cdb.h) */
+	if (!op)
+		info->facts = scst_cdb_facts_other(cdb, cdb_len);
+	else if (op->refine)
+		info->facts = op->refine(cdb, cdb_len, op->facts);
+	else
+		info->facts = op->facts;
 	if (!op && !has_sa)
 		return scst_cdb_err_set(err, SCST_SENSE_INVALID_OPCODE, true,
 					0, -1);
@@ -996,6 +1213,25 @@ int scst_cdb_decode(const u8 *cdb, unsigned int cdb_len, u8 dev_type,
 	return 0;
 }
 EXPORT_SYMBOL_GPL(scst_cdb_decode);
+
+/**
+ * scst_cdb_facts() - the facts of a CDB, as scst_cdb_decode() sets them
+ * @cdb: the CDB
+ * @cdb_len: number of valid bytes at @cdb; 0 has no facts
+ *
+ * For the pure callers that are given a CDB rather than a decoded
+ * command (and their tests): a direct-access logical unit's.
+ *
+ * Return: the SCST_OPF_* facts, whether or not the CDB is valid.
+ */
+u32 scst_cdb_facts(const u8 *cdb, unsigned int cdb_len)
+{
+	struct scst_cdb_info info;
+
+	scst_cdb_decode(cdb, cdb_len, SCST_TYPE_DISK, 9, &info, NULL);
+	return info.facts;
+}
+EXPORT_SYMBOL_GPL(scst_cdb_facts);
 
 /**
  * scst_cdb_check_lba() - check the range a command addresses

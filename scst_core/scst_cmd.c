@@ -452,17 +452,12 @@ EXPORT_SYMBOL_GPL(scst_rx_data_error);
 /* INIT: LUN, parse, reservations, unit attentions, ALUA                  */
 
 /* SPC-4 5.14 / SAM-5 5.14: these report rather than fail on a UA. */
-static bool scst_ua_exempt(u8 opcode)
-{
-	return opcode == INQUIRY || opcode == REPORT_LUNS ||
-	       opcode == REQUEST_SENSE;
-}
-
 /**
  * scst_cdb_parse() - decode the CDB of an SPC/SBC command
  * @cmd: the command; its device is set
  *
- * Sets data_direction, bufflen, lba, nblocks, cdb_flags, fua and dpo;
+ * Sets data_direction, bufflen, lba, nblocks, cdb_flags, fua and dpo,
+ * and cdb_facts even for a CDB it refuses;
  * refuses transfers beyond scst_cmd_max_transfer() (INVALID FIELD IN CDB,
  * before any buffer exists), writes to read-only LUNs (DATA PROTECT) and
  * LBAs past the end of the device (LBA OUT OF RANGE).
@@ -474,9 +469,14 @@ int scst_cdb_parse(struct scst_cmd *cmd)
 	struct scst_device *dev = cmd->dev;
 	struct scst_cdb_info info;
 	struct scst_cdb_err err;
+	int ret;
 
-	if (scst_cdb_decode(cmd->cdb, cmd->cdb_len, dev ? dev->handler->type : 0,
-			    dev ? dev->block_shift : 9, &info, &err))
+	ret = scst_cdb_decode(cmd->cdb, cmd->cdb_len,
+			      dev ? dev->handler->type : 0,
+			      dev ? dev->block_shift : 9, &info, &err);
+	/* a refused CDB still has its unit attention and ALUA class */
+	cmd->cdb_facts = info.facts;
+	if (ret)
 		goto bad;
 	cmd->data_direction = info.direction;
 	cmd->dir_known = true;
@@ -566,6 +566,7 @@ static void scst_init_unparse(struct scst_cmd *cmd)
 	cmd->lba = 0;
 	cmd->nblocks = 0;
 	cmd->cdb_flags = 0;
+	cmd->cdb_facts = 0;
 	cmd->fua = false;
 	cmd->dpo = false;
 }
@@ -614,7 +615,7 @@ static int scst_init_cmd(struct scst_cmd *cmd)
 	 */
 	if (!c.cdb_err)
 		c.res = scst_res_check(cmd);
-	c.ua = !scst_ua_exempt(cmd->cdb[0]) &&
+	c.ua = !(cmd->cdb_facts & SCST_OPF_UA_EXEMPT) &&
 	       READ_ONCE(tgt_dev->ua_pending);
 	/* SPC-4 5.16.2.4: only devices in an ALUA device group pay for it */
 	if (unlikely(READ_ONCE(cmd->dev->alua_dg))) {

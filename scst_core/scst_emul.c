@@ -11,25 +11,13 @@
 
 #include "scst_priv.h"
 
+/* The command's table row says so (SCST_OPF_CORE_EMUL, _ALUA_TPG). */
 bool scst_cmd_core_emulated(const struct scst_cmd *cmd)
 {
-	switch (cmd->cdb[0]) {
-	case SCST_OP_MAINTENANCE_IN:
-	case SCST_OP_MAINTENANCE_OUT:
-		/* REPORT/SET TARGET PORT GROUPS, scst_alua_cmd.c */
+	/* REPORT/SET TARGET PORT GROUPS, scst_alua_cmd.c */
+	if (cmd->cdb_facts & SCST_OPF_ALUA_TPG)
 		return scst_alua_emulated(cmd);
-	case REPORT_LUNS:
-	case REQUEST_SENSE:
-	case RESERVE:
-	case RESERVE_10:
-	case RELEASE:
-	case RELEASE_10:
-	case PERSISTENT_RESERVE_IN:
-	case PERSISTENT_RESERVE_OUT:
-		return true;
-	default:
-		return false;
-	}
+	return cmd->cdb_facts & SCST_OPF_CORE_EMUL;
 }
 
 /* SPC-4 6.33 */
@@ -118,7 +106,8 @@ static void scst_reserve_release(struct scst_cmd *cmd)
 {
 	unsigned long flags;
 	struct scst_device *dev = cmd->dev;
-	bool reserve = cmd->cdb[0] == RESERVE || cmd->cdb[0] == RESERVE_10;
+	bool reserve = cmd->cdb[0] == SCST_OP_RESERVE_6 ||
+		       cmd->cdb[0] == SCST_OP_RESERVE_10;
 	struct scst_cdb_err err;
 	int ret = 0;
 
@@ -157,18 +146,18 @@ enum scst_exec_res scst_emulate_cmd(struct scst_cmd *cmd)
 		return SCST_EXEC_COMPLETED;
 	}
 	switch (cmd->cdb[0]) {
-	case PERSISTENT_RESERVE_IN:
+	case SCST_OP_PERSISTENT_RESERVE_IN:
 		scst_pr_in_exec(cmd);
 		break;
-	case PERSISTENT_RESERVE_OUT:
+	case SCST_OP_PERSISTENT_RESERVE_OUT:
 		if (!cmd->on_exec_wq)
 			return SCST_EXEC_NEED_THREAD;
 		scst_pr_out_exec(cmd);
 		break;
-	case REPORT_LUNS:
+	case SCST_OP_REPORT_LUNS:
 		scst_report_luns(cmd);
 		break;
-	case REQUEST_SENSE:
+	case SCST_OP_REQUEST_SENSE:
 		scst_request_sense(cmd);
 		break;
 	default:
@@ -189,7 +178,7 @@ void scst_emulate_no_lun(struct scst_cmd *cmd)
 	int len;
 
 	switch (cmd->cdb[0]) {
-	case INQUIRY:
+	case SCST_OP_INQUIRY:
 		if (scst_check_inquiry_cdb(cmd->cdb, cmd->cdb_len, &evpd,
 					   &page, &err)) {
 			scst_set_cmd_error_from(cmd, &err);
@@ -204,10 +193,10 @@ void scst_emulate_no_lun(struct scst_cmd *cmd)
 		if (len > 0)
 			scst_copy_to_sg(cmd, buf, min_t(int, len, sizeof(buf)));
 		break;
-	case REPORT_LUNS:
+	case SCST_OP_REPORT_LUNS:
 		scst_report_luns(cmd);
 		break;
-	case REQUEST_SENSE:
+	case SCST_OP_REQUEST_SENSE:
 		scst_request_sense(cmd);
 		break;
 	default:

@@ -6,6 +6,7 @@
  * of include/scst_pr.h; the APTPL file format is in scst_pr_file.c.
  */
 
+#include <scst_alua.h>
 #include <scst_pr.h>
 
 /* ---------------------------------------------------------------------- */
@@ -1179,95 +1180,14 @@ EXPORT_SYMBOL_GPL(scst_pr_in);
 /* Conflicts, SPC-4 §5.9.1 table 63, SBC-3 §4.17 table 13                 */
 /* ---------------------------------------------------------------------- */
 
-enum pr_access {
-	PR_ACC_ALLOWED,		/* allowed through every type */
-	PR_ACC_READ,		/* conflicts with Exclusive Access only */
-	PR_ACC_WRITE,		/* conflicts with every type */
-};
-
-/* SERVICE ACTION IN(16) (0x9e) and MAINTENANCE IN (0xa3) service actions. */
-#define PR_SAI_READ_LONG_16	0x11
-#define PR_MI_REPORT_IDENT_INFO	0x05
-#define PR_MI_REPORT_TPG	0x0a
-#define PR_MI_REPORT_ALIASES	0x0b
-#define PR_MI_REPORT_TMF	0x0d
-#define PR_MI_REPORT_PRIORITY	0x0e
-#define PR_MI_REPORT_TIMESTAMP	0x0f
-
-static enum pr_access classify(const u8 *cdb, unsigned int cdb_len)
-{
-	u8 sa = cdb_len > 1 ? cdb[1] & 0x1f : 0;
-	u8 b4 = cdb_len > 4 ? cdb[4] : 0;
-
-	switch (cdb[0]) {
-	case SCST_OP_TEST_UNIT_READY:		/* ALLOW COMMANDS >= 001b */
-	case SCST_OP_REQUEST_SENSE:
-	case SCST_OP_INQUIRY:
-	case 0x4d:				/* LOG SENSE */
-	case SCST_OP_READ_CAPACITY_10:
-	case SCST_OP_PERSISTENT_RESERVE_IN:
-	case SCST_OP_PERSISTENT_RESERVE_OUT:	/* keys checked by scst_pr_out */
-	case SCST_OP_REPORT_LUNS:
-	case 0x86:				/* ACCESS CONTROL IN */
-	case 0x87:				/* ACCESS CONTROL OUT */
-	case 0xab:				/* READ MEDIA SERIAL NUMBER */
-		return PR_ACC_ALLOWED;
-	case SCST_OP_READ_6:
-	case SCST_OP_READ_10:
-	case SCST_OP_READ_12:
-	case SCST_OP_READ_16:
-	case SCST_OP_VERIFY_10:
-	case 0xaf:				/* VERIFY(12) */
-	case SCST_OP_VERIFY_16:
-	case 0x34:				/* PRE-FETCH(10) */
-	case 0x90:				/* PRE-FETCH(16) */
-	case 0x37:				/* READ DEFECT DATA(10) */
-	case 0xb7:				/* READ DEFECT DATA(12) */
-	case 0x3e:				/* READ LONG(10) */
-	/* ALLOW COMMANDS 010b: allowed through Write Exclusive. */
-	case SCST_OP_MODE_SENSE_6:
-	case SCST_OP_MODE_SENSE_10:
-	case 0x3c:				/* READ BUFFER */
-	case 0x1c:				/* RECEIVE DIAGNOSTIC RESULTS */
-	case 0x8c:				/* READ ATTRIBUTE */
-		return PR_ACC_READ;
-	case SCST_OP_PREVENT_ALLOW_MEDIUM:
-		/* SBC-3: PREVENT 0 (allow removal) is always allowed. */
-		return b4 & 0x03 ? PR_ACC_WRITE : PR_ACC_ALLOWED;
-	case SCST_OP_START_STOP_UNIT:
-		/* SBC-3: START 1 with POWER CONDITION 0 is allowed. */
-		return (b4 & 0xf1) == 0x01 ? PR_ACC_ALLOWED : PR_ACC_WRITE;
-	case SCST_OP_SERVICE_ACTION_IN_16:
-		if (sa == SCST_SAI_READ_CAPACITY_16)
-			return PR_ACC_ALLOWED;
-		if (sa == SCST_SAI_GET_LBA_STATUS || sa == PR_SAI_READ_LONG_16)
-			return PR_ACC_READ;
-		return PR_ACC_WRITE;
-	case SCST_OP_MAINTENANCE_IN:
-		switch (sa) {
-		case PR_MI_REPORT_IDENT_INFO:
-		case PR_MI_REPORT_TPG:
-		case PR_MI_REPORT_ALIASES:
-		case PR_MI_REPORT_PRIORITY:
-		case PR_MI_REPORT_TIMESTAMP:
-			return PR_ACC_ALLOWED;
-		case SCST_MI_REPORT_SUPPORTED_OPCODES:
-		case PR_MI_REPORT_TMF:
-			return PR_ACC_READ;
-		}
-		return PR_ACC_WRITE;
-	}
-	/* Writes, MODE/LOG SELECT, SYNCHRONIZE CACHE, unknown commands. */
-	return PR_ACC_WRITE;
-}
-
 /**
- * scst_pr_conflicts() - whether a command must get RESERVATION CONFLICT
+ * scst_pr_conflicts_facts() - whether a command must get RESERVATION
+ *	CONFLICT
  * @st: the logical unit's state
  * @nexus: the I_T nexus the command came through
- * @cdb: its CDB (the operation code, a service action and, for START
- *	STOP UNIT and PREVENT ALLOW MEDIUM REMOVAL, byte 4 count)
- * @cdb_len: length of @cdb, at least 1
+ * @facts: the command's SCST_OPF_* facts (scst_cdb_decode()): its access
+ *	class, SCST_OPF_PR_ALLOWED or SCST_OPF_PR_READ (neither: a write),
+ *	and SCST_OPF_SPC2_RES
  *
  * The holder may run anything; so may any registrant while a Registrants
  * Only or All Registrants reservation exists. Everyone else may run the
@@ -1277,31 +1197,42 @@ static enum pr_access classify(const u8 *cdb, unsigned int cdb_len)
  *
  * Return: true if the command conflicts.
  */
-bool scst_pr_conflicts(const struct scst_pr_state *st,
-		       const struct scst_pr_nexus *nexus, const u8 *cdb,
-		       unsigned int cdb_len)
+bool scst_pr_conflicts_facts(const struct scst_pr_state *st,
+			     const struct scst_pr_nexus *nexus, u32 facts)
 {
-	enum pr_access acc;
 	int i;
 
-	if (!cdb_len)
-		return false;
-	switch (cdb[0]) {
-	case SCST_OP_RESERVE_6:
-	case SCST_OP_RELEASE_6:
-	case SCST_OP_RESERVE_10:
-	case SCST_OP_RELEASE_10:
+	if (facts & SCST_OPF_SPC2_RES)
 		return scst_pr_has_registrations(st);
-	}
 	if (st->type == SCST_PR_TYPE_NONE)
 		return false;
 	i = scst_pr_find(st, nexus);
 	if (reg_is_holder(st, i) || (i >= 0 && type_reg_access(st->type)))
 		return false;
-	acc = classify(cdb, cdb_len);
-	if (acc == PR_ACC_ALLOWED)
+	if (facts & SCST_OPF_PR_ALLOWED)
 		return false;
-	return acc == PR_ACC_WRITE || type_excl_access(st->type);
+	return !(facts & SCST_OPF_PR_READ) || type_excl_access(st->type);
+}
+EXPORT_SYMBOL_GPL(scst_pr_conflicts_facts);
+
+/**
+ * scst_pr_conflicts() - scst_pr_conflicts_facts() for a CDB
+ * @st: the logical unit's state
+ * @nexus: the I_T nexus the command came through
+ * @cdb: its CDB (the operation code, a service action and, for START
+ *	STOP UNIT and PREVENT ALLOW MEDIUM REMOVAL, byte 4 count)
+ * @cdb_len: length of @cdb; 0 never conflicts
+ *
+ * Return: true if the command conflicts.
+ */
+bool scst_pr_conflicts(const struct scst_pr_state *st,
+		       const struct scst_pr_nexus *nexus, const u8 *cdb,
+		       unsigned int cdb_len)
+{
+	if (!cdb_len)
+		return false;
+	return scst_pr_conflicts_facts(st, nexus,
+				       scst_cdb_facts(cdb, cdb_len));
 }
 EXPORT_SYMBOL_GPL(scst_pr_conflicts);
 
@@ -1338,9 +1269,9 @@ bool scst_pr_unknown_allows(const u8 *cdb, unsigned int cdb_len)
 		if (cdb_len < 2)
 			return false;
 		switch (cdb[1] & 0x1f) {
-		case PR_MI_REPORT_TPG:
+		case SCST_MI_REPORT_TPGS:
 		case SCST_MI_REPORT_SUPPORTED_OPCODES:
-		case PR_MI_REPORT_TMF:
+		case SCST_MI_REPORT_TMF:
 			return true;
 		}
 		return false;

@@ -167,8 +167,8 @@ enum scst_res_verdict scst_pr_cmd_check(struct scst_cmd *cmd)
 	if (unlikely(dev->pr_unknown))
 		ret = scst_pr_unknown_allows(cmd->cdb, cmd->cdb_len) ?
 		      SCST_RES_OK : SCST_RES_NOT_READY;
-	else if (scst_pr_conflicts(dev->pr, &cmd->sess->pr_nexus, cmd->cdb,
-				   cmd->cdb_len))
+	else if (scst_pr_conflicts_facts(dev->pr, &cmd->sess->pr_nexus,
+					 cmd->cdb_facts))
 		ret = SCST_RES_CONFLICT;
 	else
 		ret = SCST_RES_OK;

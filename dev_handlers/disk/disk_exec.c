@@ -143,6 +143,12 @@ int disk_parse(struct scst_cmd *cmd)
 		if (scst_cdb_parse(cmd))
 			return -EINVAL;
 	} else {
+		/*
+		 * what the core's table knows of it anyway (a service action
+		 * of its, or the admission classes of SPC-4 §5.9.1 table 63
+		 * and §5.16.2.4), before info is the pass-through's
+		 */
+		cmd->cdb_facts = info.facts;
 		if (disk_cdb_decode(cmd->cdb, cmd->cdb_len, cmd->expected_dir,
 				    cmd->expected_len, max, &info, &err))
 			goto bad;
@@ -397,7 +403,7 @@ static void disk_fix_block_limits(struct scst_cmd *cmd)
 	u8 page[DISK_VPD_B0_WS_END];
 	u32 n;
 
-	if (cmd->cdb[0] != INQUIRY || !(cmd->cdb[1] & 0x01) ||
+	if (cmd->cdb[0] != SCST_OP_INQUIRY || !(cmd->cdb[1] & 0x01) ||
 	    cmd->cdb[2] != DISK_VPD_BLOCK_LIMITS || !cmd->sg)
 		return;
 	n = sg_pcopy_to_buffer(cmd->sg, cmd->sg_cnt, page,
@@ -421,7 +427,7 @@ static void disk_fix_alua(struct scst_cmd *cmd)
 	u16 tpg_id;
 	u8 tpgs, *buf;
 
-	if (cmd->cdb[0] != INQUIRY || !cmd->sg || !len)
+	if (cmd->cdb[0] != SCST_OP_INQUIRY || !cmd->sg || !len)
 		return;
 	scst_alua_inq_info(cmd, &tpgs, &tpg_id);
 	if (tpgs == SCST_INQ_TPGS_NONE)
@@ -752,7 +758,7 @@ static bool disk_rc10(struct disk_dev *ddev, u8 *buf)
 		return false;
 	scmd = blk_mq_rq_to_pdu(rq);
 	memset(scmd->cmnd, 0, 10);
-	scmd->cmnd[0] = READ_CAPACITY;
+	scmd->cmnd[0] = SCST_OP_READ_CAPACITY_10;
 	scmd->cmd_len = 10;
 	scmd->allowed = 0;
 	rq->timeout = ddev->sdev->request_queue->rq_timeout;

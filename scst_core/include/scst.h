@@ -631,6 +631,11 @@ struct scst_tgt {
  * @lba: first LBA (after parse, for commands that have one)
  * @nblocks: number of logical blocks (after parse)
  * @cdb_flags: SCST_CDB_* flags of the command (after parse)
+ * @cdb_facts: SCST_OPF_* facts of the command (scst_cdb.h), from its row
+ *	of the core's CDB table: set by the parse even when it refuses the
+ *	CDB, once the operation code is known; what the core's admission
+ *	(unit attention, ALUA, reservations) and a handler's may-sleep
+ *	test read instead of the operation code
  * @fua: the CDB's FUA bit (force unit access, SBC-3 §5.32), after parse
  * @dpo: the CDB's DPO bit (disable page out, SBC-3 §5.10), after parse
  * @sg: the data buffer; @sg_cnt its number of entries. For a data-in
@@ -664,6 +669,7 @@ struct scst_cmd {
 	u64 lba;
 	u64 nblocks;
 	u32 cdb_flags;
+	u32 cdb_facts;
 	bool fua;
 	bool dpo;
 

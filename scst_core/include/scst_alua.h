@@ -137,6 +137,7 @@ int scst_stpg_validate(const struct scst_stpg_desc *d, unsigned int n,
 		       const struct scst_alua_tpg *groups,
 		       unsigned int ngroups, struct scst_cdb_err *err);
 
+u32 scst_alua_admit_facts(u8 state, u32 facts);
 u32 scst_alua_admit(u8 state, const u8 *cdb, unsigned int cdb_len);
 
 #endif /* __SCST_ALUA_H */

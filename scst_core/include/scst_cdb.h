@@ -64,11 +64,39 @@
 #define SCST_OP_WRITE_VERIFY_12		0xae
 #define SCST_OP_VERIFY_12		0xaf
 
+/*
+ * Operation codes the core does not decode but whose admission it knows:
+ * SPC-4 §5.9.1 table 63 (persistent reservations) and §5.16.2.4 (ALUA)
+ * name them, and a pass-through handler forwards them (scst_cdb_facts_x[]).
+ */
+#define SCST_OP_RECEIVE_DIAGNOSTIC	0x1c
+#define SCST_OP_SEND_DIAGNOSTIC		0x1d
+#define SCST_OP_READ_DEFECT_DATA_10	0x37
+#define SCST_OP_WRITE_BUFFER		0x3b
+#define SCST_OP_READ_BUFFER		0x3c
+#define SCST_OP_READ_LONG_10		0x3e
+#define SCST_OP_LOG_SELECT		0x4c
+#define SCST_OP_LOG_SENSE		0x4d
+#define SCST_OP_ACCESS_CONTROL_IN	0x86
+#define SCST_OP_ACCESS_CONTROL_OUT	0x87
+#define SCST_OP_READ_ATTRIBUTE		0x8c
+#define SCST_OP_READ_MEDIA_SERIAL	0xab
+#define SCST_OP_READ_DEFECT_DATA_12	0xb7
+
 /* SBC-3 §5.16, §5.6: SERVICE ACTION IN(16) service actions. */
 #define SCST_SAI_READ_CAPACITY_16	0x10
 #define SCST_SAI_GET_LBA_STATUS		0x12
-/* SPC-4 §6.35: MAINTENANCE IN service action. */
+/* SBC-3 §5.14: SERVICE ACTION IN(16), READ LONG(16). */
+#define SCST_SAI_READ_LONG_16		0x11
+/* SPC-4 annex D, MAINTENANCE IN service actions (the ones named here). */
+#define SCST_MI_REPORT_IDENT_INFO	0x05
+#define SCST_MI_REPORT_ALIASES		0x0b
 #define SCST_MI_REPORT_SUPPORTED_OPCODES	0x0c
+#define SCST_MI_REPORT_TMF		0x0d
+#define SCST_MI_REPORT_PRIORITY		0x0e
+#define SCST_MI_REPORT_TIMESTAMP	0x0f
+/* SPC-4 §6.17.1, §6.49.1: READ/WRITE BUFFER MODE of the echo buffer. */
+#define SCST_BUFFER_MODE_ECHO		0x0a
 
 /* Peripheral device types, SPC-4 §6.6.2 table 140 (the ones we use). */
 #define SCST_TYPE_DISK			0x00
@@ -119,6 +147,51 @@
 /* The data-out must be exactly bufflen bytes (scst_xfer_fit()). */
 #define SCST_CDB_EXACT_OUT		0x2000
 
+/*
+ * struct scst_cdb_info.facts: what the layers after the parse ask of a
+ * command, decoded once from its table row (scst_cdb_decode()) instead of
+ * each switching on the operation code again. They are set as soon as
+ * the operation code (and service action) is known, before the fields
+ * are checked: a refused CDB still tells its unit attention and ALUA
+ * class (scst_admit_decide() weighs those against the CDB error).
+ */
+/* Not failed by a pending unit attention (SAM-5 §5.14, SPC-4 §5.14). */
+#define SCST_OPF_UA_EXEMPT		0x0001
+/* The core answers it whatever the handler (scst_emul.c). */
+#define SCST_OPF_CORE_EMUL		0x0002
+/*
+ * REPORT / SET TARGET PORT GROUPS (SPC-4 §6.36, §6.44): the core answers
+ * it for a device in an ALUA device group, the handler otherwise.
+ */
+#define SCST_OPF_ALUA_TPG		0x0004
+/*
+ * A hint to handlers: executing it may sleep (reads or writes of the
+ * medium beyond the data transfer, a mutex, a file system lookup).
+ */
+#define SCST_OPF_MAY_SLEEP		0x0008
+/*
+ * ALUA classes, SPC-4 §5.16.2.4 (scst_alua_admit_facts()): admitted in
+ * every state (INQUIRY, REPORT LUNS, REQUEST SENSE, REPORT TARGET PORT
+ * GROUPS, the echo buffer; §5.16.2.4.5-7) ...
+ */
+#define SCST_OPF_ALUA_ALWAYS		0x0010
+/* ... SET TARGET PORT GROUPS: standby, unavailable, offline ... */
+#define SCST_OPF_ALUA_STPG		0x0020
+/* ... in standby only: LOG, MODE, diagnostics, PR (§5.16.2.4.4) ... */
+#define SCST_OPF_ALUA_STANDBY		0x0040
+/* ... and what an initiator needs to attach the logical unit. */
+#define SCST_OPF_ALUA_INFO		0x0080
+/*
+ * Persistent reservation access, SPC-4 §5.9.1 table 63, SBC-3 §4.17
+ * table 13 (scst_pr_conflicts_facts()): allowed through every type, or
+ * a read that conflicts with the Exclusive Access types only; neither
+ * means it conflicts with every type.
+ */
+#define SCST_OPF_PR_ALLOWED		0x0100
+#define SCST_OPF_PR_READ		0x0200
+/* SPC-2 RESERVE or RELEASE: conflicts while any registration exists. */
+#define SCST_OPF_SPC2_RES		0x0400
+
 /* Longest CDB we decode, and the longest CDB usage data (SPC-4 §6.35.3). */
 #define SCST_CDB_MAX_LEN		16
 
@@ -145,6 +218,8 @@
  * @immed: IMMED bit (SYNCHRONIZE CACHE, START STOP UNIT)
  * @len_off: offset of the CDB's length field (the field pointer of a
  *	length error), 0 when it has none
+ * @facts: SCST_OPF_* facts of the command, set even when the CDB is
+ *	refused once its operation code is known
  */
 struct scst_cdb_info {
 	u8 opcode;
@@ -163,6 +238,7 @@ struct scst_cdb_info {
 	bool ndob;
 	bool immed;
 	u8 len_off;
+	u32 facts;
 };
 
 /**
@@ -216,6 +292,7 @@ static inline int scst_cdb_err_set(struct scst_cdb_err *err, u32 sense_code,
 int scst_cdb_decode(const u8 *cdb, unsigned int cdb_len, u8 dev_type,
 		    unsigned int block_shift, struct scst_cdb_info *info,
 		    struct scst_cdb_err *err);
+u32 scst_cdb_facts(const u8 *cdb, unsigned int cdb_len);
 int scst_cdb_check_lba(const struct scst_cdb_info *info, u64 capacity_blocks,
 		       struct scst_cdb_err *err);
 /*

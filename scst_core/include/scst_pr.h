@@ -429,6 +429,8 @@ int scst_pr_build_report_caps(const struct scst_pr_state *st, u8 *buf,
 int scst_pr_build_full_status(const struct scst_pr_state *st, u8 *buf,
 			      size_t buflen);
 
+bool scst_pr_conflicts_facts(const struct scst_pr_state *st,
+			     const struct scst_pr_nexus *nexus, u32 facts);
 bool scst_pr_conflicts(const struct scst_pr_state *st,
 		       const struct scst_pr_nexus *nexus, const u8 *cdb,
 		       unsigned int cdb_len);

@@ -878,6 +878,250 @@ static void test_rsoc_consistent(void **state)
 	}
 }
 
+/* ---------------------------------------------------------------------- */
+/* The facts of each row (SCST_OPF_*) against the switches they replace   */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * The pre-table reference: the switches on the operation code that the
+ * core and vdisk made before the table rows carried these facts, copied
+ * as they were (scst_ua_exempt() of scst_cmd.c, scst_cmd_core_emulated()
+ * of scst_emul.c with scst_alua_tpg_cmd(), alua_cmd_class() of
+ * scst_alua.c, classify() and the RESERVE/RELEASE case of
+ * scst_pr_conflicts() of scst_pr.c, vdisk_cmd_may_sleep() of
+ * vdisk_spc.c). Every CDB must get from scst_cdb_decode() the facts these
+ * said, whether or not its fields are valid: a wrong bit in a row fails.
+ */
+#define REF_ALWAYS	0x01
+#define REF_STPG	0x02
+#define REF_STANDBY	0x04
+#define REF_INFO	0x10
+
+enum ref_pr { REF_PR_ALLOWED, REF_PR_READ, REF_PR_WRITE };
+
+static bool ref_ua_exempt(u8 opcode)
+{
+	return opcode == 0x12 || opcode == 0xa0 || opcode == 0x03;
+}
+
+static bool ref_tpg_cmd(const u8 *cdb, unsigned int len)
+{
+	return len > 1 && ((cdb[0] == 0xa3 && (cdb[1] & 0x1f) == 0x0a) ||
+			   (cdb[0] == 0xa4 && (cdb[1] & 0x1f) == 0x0a));
+}
+
+/* scst_cmd_core_emulated() but for MAINTENANCE IN/OUT (ref_tpg_cmd()) */
+static bool ref_core_emulated(u8 opcode)
+{
+	switch (opcode) {
+	case 0xa0: case 0x03: case 0x16: case 0x56: case 0x17: case 0x57:
+	case 0x5e: case 0x5f:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static u8 ref_alua_class(const u8 *cdb, unsigned int len)
+{
+	u8 sa = len > 1 ? cdb[1] & 0x1f : 0;
+
+	switch (cdb[0]) {
+	case 0x12: case 0xa0: case 0x03:
+		return REF_ALWAYS;
+	case 0x3c: case 0x3b:
+		return sa == 0x0a ? REF_ALWAYS : 0;
+	case 0x4c: case 0x4d: case 0x15: case 0x55: case 0x1a: case 0x5a:
+	case 0x1c: case 0x1d: case 0x5e: case 0x5f:
+		return REF_STANDBY;
+	case 0x25:
+		return REF_INFO;
+	case 0x9e:
+		return sa == 0x10 ? REF_INFO : 0;
+	case 0xa3:
+		if (sa == 0x0a)
+			return REF_ALWAYS;
+		return sa == 0x0c ? REF_INFO : 0;
+	case 0xa4:
+		return sa == 0x0a ? REF_STPG : 0;
+	default:
+		return 0;
+	}
+}
+
+static enum ref_pr ref_pr_classify(const u8 *cdb, unsigned int len)
+{
+	u8 sa = len > 1 ? cdb[1] & 0x1f : 0;
+	u8 b4 = len > 4 ? cdb[4] : 0;
+
+	switch (cdb[0]) {
+	case 0x00: case 0x03: case 0x12: case 0x4d: case 0x25: case 0x5e:
+	case 0x5f: case 0xa0: case 0x86: case 0x87: case 0xab:
+		return REF_PR_ALLOWED;
+	case 0x08: case 0x28: case 0xa8: case 0x88: case 0x2f: case 0xaf:
+	case 0x8f: case 0x34: case 0x90: case 0x37: case 0xb7: case 0x3e:
+	case 0x1a: case 0x5a: case 0x3c: case 0x1c: case 0x8c:
+		return REF_PR_READ;
+	case 0x1e:
+		return b4 & 0x03 ? REF_PR_WRITE : REF_PR_ALLOWED;
+	case 0x1b:
+		return (b4 & 0xf1) == 0x01 ? REF_PR_ALLOWED : REF_PR_WRITE;
+	case 0x9e:
+		if (sa == 0x10)
+			return REF_PR_ALLOWED;
+		if (sa == 0x12 || sa == 0x11)
+			return REF_PR_READ;
+		return REF_PR_WRITE;
+	case 0xa3:
+		switch (sa) {
+		case 0x05: case 0x0a: case 0x0b: case 0x0e: case 0x0f:
+			return REF_PR_ALLOWED;
+		case 0x0c: case 0x0d:
+			return REF_PR_READ;
+		}
+		return REF_PR_WRITE;
+	}
+	return REF_PR_WRITE;
+}
+
+static bool ref_spc2_res(u8 opcode)
+{
+	return opcode == 0x16 || opcode == 0x17 || opcode == 0x56 ||
+	       opcode == 0x57;
+}
+
+/* vdisk_cmd_may_sleep(), which read byte 1 whatever the CDB's length */
+static bool ref_may_sleep(const u8 *cdb)
+{
+	switch (cdb[0]) {
+	case 0x2f: case 0xaf: case 0x8f:
+		return cdb[1] & 0x02;
+	case 0x89: case 0x41: case 0x93: case 0x42: case 0x15: case 0x55:
+		return true;
+	case 0x9e:
+		return (cdb[1] & 0x1f) == 0x12;
+	default:
+		return false;
+	}
+}
+
+static u8 facts_alua_class(u32 f)
+{
+	return (f & SCST_OPF_ALUA_ALWAYS ? REF_ALWAYS : 0) |
+	       (f & SCST_OPF_ALUA_STPG ? REF_STPG : 0) |
+	       (f & SCST_OPF_ALUA_STANDBY ? REF_STANDBY : 0) |
+	       (f & SCST_OPF_ALUA_INFO ? REF_INFO : 0);
+}
+
+static enum ref_pr facts_pr_class(u32 f)
+{
+	if (f & SCST_OPF_PR_ALLOWED)
+		return REF_PR_ALLOWED;
+	return f & SCST_OPF_PR_READ ? REF_PR_READ : REF_PR_WRITE;
+}
+
+/* Check the facts of @len bytes of @cdb; return the decoder's verdict. */
+static int check_facts(const u8 *cdb, unsigned int len)
+{
+	struct scst_cdb_info info;
+	u32 f;
+	int ret;
+
+	memset(&info, FILL, sizeof(info));
+	ret = scst_cdb_decode(cdb, len, SCST_TYPE_DISK, 9, &info, NULL);
+	f = info.facts;
+	if (!!(f & SCST_OPF_UA_EXEMPT) != ref_ua_exempt(cdb[0]) ||
+	    !!(f & SCST_OPF_CORE_EMUL) != ref_core_emulated(cdb[0]) ||
+	    !!(f & SCST_OPF_ALUA_TPG) != ref_tpg_cmd(cdb, len) ||
+	    facts_alua_class(f) != ref_alua_class(cdb, len) ||
+	    facts_pr_class(f) != ref_pr_classify(cdb, len) ||
+	    !!(f & SCST_OPF_SPC2_RES) != ref_spc2_res(cdb[0]) ||
+	    (len > 1 && !!(f & SCST_OPF_MAY_SLEEP) != ref_may_sleep(cdb)))
+		fail_msg("%02x %02x .. %02x (%u bytes): facts %x", cdb[0],
+			 cdb[1], cdb[4], len, f);
+	/* the table marks the UA-exempt commands twice: one answer */
+	if (!ret && !!(info.flags & SCST_CDB_UA_EXEMPT) !=
+		    !!(f & SCST_OPF_UA_EXEMPT))
+		fail_msg("%02x: UA_EXEMPT flag and fact differ", cdb[0]);
+	if (scst_cdb_facts(cdb, len) != f)
+		fail_msg("%02x: scst_cdb_facts() differs", cdb[0]);
+	return ret;
+}
+
+static const u8 facts_b4[] = { 0x00, 0x01, 0x03, 0x11, 0xf1, 0xff };
+static const unsigned int facts_len[] = { 1, 2, 5, 6, 10, 12, 16 };
+
+/*
+ * Every row of the table, as REPORT SUPPORTED OPERATION CODES lists them:
+ * its operation code and service action, with the fields its facts
+ * depend on (BYTCHK, START, PREVENT) both ways, whole and cut short.
+ */
+static void test_facts_rows(void **state)
+{
+	static u8 rsoc_cdb[12] = { 0xa3, 0x0c, 0x00 };
+	u8 buf[2048], cdb[16];
+	unsigned int rows = 0, ok = 0, off, total, l;
+	size_t i, k;
+
+	(void)state;
+	total = scst_build_rsoc(rsoc_cdb, 12, SCST_TYPE_DISK, buf, sizeof(buf),
+				NULL);
+	assert_true(total > 4 && total <= sizeof(buf));
+	for (off = 4; off + 8 <= total; off += 8) {
+		const u8 *d = buf + off;
+
+		rows++;
+		for (i = 0; i < ARRAY_SIZE(facts_b4); i++) {
+			for (k = 0; k < 4; k++) {
+				memset(cdb, 0, sizeof(cdb));
+				cdb[0] = d[0];
+				/* the service action, or BYTCHK 00b/01b */
+				cdb[1] = (d[5] & 0x01) ? d[3] :
+					 (k & 1 ? 0x02 : 0x00);
+				cdb[4] = facts_b4[i];
+				l = get_unaligned_be16(d + 6);
+				if (k & 2)
+					l = l > 2 ? 2 : 1;
+				if (!check_facts(cdb, l))
+					ok++;
+			}
+		}
+	}
+	/* 54 rows today; each decoded whole at least once */
+	assert_true(rows >= 54);
+	assert_true(ok >= rows);
+}
+
+/*
+ * Every operation code, every value of byte 1 (service actions, BUFFER
+ * MODEs, BYTCHK), the byte-4 fields, and every CDB length the groups
+ * have or that cuts one short: the facts of what the table decodes, of
+ * what it refuses, and of what it does not know (a pass-through
+ * handler's commands) are the old switches'.
+ */
+static void test_facts_all_opcodes(void **state)
+{
+	u8 cdb[16];
+	unsigned int op, b1;
+	size_t i, k;
+
+	(void)state;
+	for (op = 0; op < 256; op++) {
+		for (b1 = 0; b1 < 256; b1++) {
+			for (i = 0; i < ARRAY_SIZE(facts_b4); i++) {
+				memset(cdb, 0, sizeof(cdb));
+				cdb[0] = op;
+				cdb[1] = b1;
+				cdb[4] = facts_b4[i];
+				for (k = 0; k < ARRAY_SIZE(facts_len); k++)
+					check_facts(cdb, facts_len[k]);
+			}
+		}
+	}
+	/* no CDB, no facts */
+	assert_int_equal(scst_cdb_facts(NULL, 0), 0);
+}
+
 int main(void)
 {
 	const UNIT_TEST_LIST(tests) = {
@@ -895,6 +1139,8 @@ int main(void)
 		cmocka_unit_test(test_rsoc_truncated),
 		cmocka_unit_test(test_rsoc_one),
 		cmocka_unit_test(test_rsoc_consistent),
+		cmocka_unit_test(test_facts_rows),
+		cmocka_unit_test(test_facts_all_opcodes),
 	};
 
 	return cmocka_run_group_tests_name("cdb", tests, NULL, NULL);
