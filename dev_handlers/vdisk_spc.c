@@ -873,145 +873,176 @@ static bool vdisk_exec_sync_cache(struct scst_cmd *cmd)
 	return true;
 }
 
-static enum scst_exec_res vdisk_exec_cmd(struct scst_cmd *cmd)
+/* The end of a command executed here: done now, or by its completion. */
+static enum scst_exec_res vdisk_done(struct scst_cmd *cmd, bool async)
 {
-	const u8 *cdb = cmd->cdb;
-	bool async = false;
-
-	if (!scst_cmd_may_block(cmd) && vdisk_cmd_may_sleep(cmd))
-		return SCST_EXEC_NEED_THREAD;
-
-	switch (cdb[0]) {
-	case SCST_OP_READ_6:
-	case SCST_OP_READ_10:
-	case SCST_OP_READ_12:
-	case SCST_OP_READ_16:
-		return vdisk_exec_rw(cmd, false, false);
-	case SCST_OP_WRITE_6:
-	case SCST_OP_WRITE_10:
-	case SCST_OP_WRITE_12:
-	case SCST_OP_WRITE_16:
-		/* FUA as scst_cdb_decode() found it (none in a 6-byte CDB) */
-		return vdisk_exec_rw(cmd, true, cmd->fua);
-	case SCST_OP_WRITE_VERIFY_10:
-	case SCST_OP_WRITE_VERIFY_12:
-	case SCST_OP_WRITE_VERIFY_16:
-		/* SBC-3 5.36: written through to the medium, then verified */
-		return vdisk_exec_rw(cmd, true, true);
-	case SCST_OP_VERIFY_10:
-	case SCST_OP_VERIFY_12:
-	case SCST_OP_VERIFY_16:
-		vdisk_exec_verify(cmd);
-		break;
-	case SCST_OP_PRE_FETCH_10:
-	case SCST_OP_PRE_FETCH_16:
-		/*
-		 * SBC-3 5.11: GOOD, not CONDITION MET, says that the blocks
-		 * are not guaranteed to be in a cache: we keep none of our
-		 * own (the page cache or the backing device may).
-		 */
-		break;
-	case SCST_OP_COMPARE_AND_WRITE:
-		vdisk_exec_caw(cmd);
-		break;
-	case SCST_OP_WRITE_SAME_10:
-	case SCST_OP_WRITE_SAME_16:
-		async = vdisk_exec_write_same(cmd);
-		break;
-	case SCST_OP_UNMAP:
-		async = vdisk_exec_unmap(cmd);
-		break;
-	case SCST_OP_SYNCHRONIZE_CACHE_10:
-	case SCST_OP_SYNCHRONIZE_CACHE_16:
-		async = vdisk_exec_sync_cache(cmd);
-		break;
-	case SCST_OP_TEST_UNIT_READY:
-	case SCST_OP_START_STOP_UNIT:
-	case SCST_OP_PREVENT_ALLOW_MEDIUM:
-		/* the medium is always there and cannot be removed */
-		break;
-	case SCST_OP_INQUIRY:
-		vdisk_exec_inquiry(cmd);
-		break;
-	case SCST_OP_READ_CAPACITY_10:
-		vdisk_exec_read_capacity(cmd, false);
-		break;
-	case SCST_OP_MODE_SENSE_6:
-	case SCST_OP_MODE_SENSE_10:
-		vdisk_exec_mode_sense(cmd);
-		break;
-	case SCST_OP_MODE_SELECT_6:
-	case SCST_OP_MODE_SELECT_10:
-		vdisk_exec_mode_select(cmd);
-		break;
-	case SCST_OP_SERVICE_ACTION_IN_16:
-		switch (cdb[1] & 0x1f) {
-		case SCST_SAI_READ_CAPACITY_16:
-			vdisk_exec_read_capacity(cmd, true);
-			break;
-		case SCST_SAI_GET_LBA_STATUS:
-			vdisk_exec_get_lba_status(cmd);
-			break;
-		default:
-			return SCST_EXEC_NOT_HANDLED;
-		}
-		break;
-	case SCST_OP_MAINTENANCE_IN:
-		if ((cdb[1] & 0x1f) != SCST_MI_REPORT_SUPPORTED_OPCODES)
-			return SCST_EXEC_NOT_HANDLED;
-		vdisk_exec_rsoc(cmd);
-		break;
-	default:
-		return SCST_EXEC_NOT_HANDLED;
-	}
 	if (!async)
 		scst_cmd_exec_done(cmd);
 	return SCST_EXEC_COMPLETED;
 }
 
-/* cmd->dh_flags: the command holds vdev->media_ref */
-#define VDISK_CMD_MEDIA		BIT(0)
+static enum scst_exec_res vop_read(struct scst_cmd *cmd)
+{
+	return vdisk_exec_rw(cmd, false, false);
+}
+
+static enum scst_exec_res vop_write(struct scst_cmd *cmd)
+{
+	/* FUA as scst_cdb_decode() found it (none in a 6-byte CDB) */
+	return vdisk_exec_rw(cmd, true, cmd->fua);
+}
+
+static enum scst_exec_res vop_write_verify(struct scst_cmd *cmd)
+{
+	/* SBC-3 5.36: written through to the medium, then verified */
+	return vdisk_exec_rw(cmd, true, true);
+}
+
+static enum scst_exec_res vop_verify(struct scst_cmd *cmd)
+{
+	vdisk_exec_verify(cmd);
+	return vdisk_done(cmd, false);
+}
 
 /*
- * The commands that reach the backing store, or report its capacity: with
- * active=0 there is none open, and they get NOT READY, MEDIUM NOT PRESENT
- * (SPC-4 4.5.6) as in SCST; INQUIRY, MODE SENSE/SELECT, TEST UNIT READY
- * and the commands the core answers keep working.
+ * SBC-3 5.11 PRE-FETCH: GOOD, not CONDITION MET, says that the blocks are
+ * not guaranteed to be in a cache: we keep none of our own (the page
+ * cache or the backing device may). TEST UNIT READY, START STOP UNIT,
+ * PREVENT ALLOW MEDIUM REMOVAL: the medium is always there and cannot be
+ * removed.
  */
-static bool vdisk_needs_medium(const u8 *cdb)
+static enum scst_exec_res vop_good(struct scst_cmd *cmd)
 {
-	switch (cdb[0]) {
-	case SCST_OP_READ_6:
-	case SCST_OP_READ_10:
-	case SCST_OP_READ_12:
-	case SCST_OP_READ_16:
-	case SCST_OP_WRITE_6:
-	case SCST_OP_WRITE_10:
-	case SCST_OP_WRITE_12:
-	case SCST_OP_WRITE_16:
-	case SCST_OP_WRITE_VERIFY_10:
-	case SCST_OP_WRITE_VERIFY_12:
-	case SCST_OP_WRITE_VERIFY_16:
-	case SCST_OP_VERIFY_10:
-	case SCST_OP_VERIFY_12:
-	case SCST_OP_VERIFY_16:
-	case SCST_OP_PRE_FETCH_10:
-	case SCST_OP_PRE_FETCH_16:
-	case SCST_OP_COMPARE_AND_WRITE:
-	case SCST_OP_WRITE_SAME_10:
-	case SCST_OP_WRITE_SAME_16:
-	case SCST_OP_UNMAP:
-	case SCST_OP_SYNCHRONIZE_CACHE_10:
-	case SCST_OP_SYNCHRONIZE_CACHE_16:
-	case SCST_OP_READ_CAPACITY_10:
-		return true;
-	case SCST_OP_SERVICE_ACTION_IN_16:
-		return (cdb[1] & 0x1f) == SCST_SAI_READ_CAPACITY_16 ||
-		       (cdb[1] & 0x1f) == SCST_SAI_GET_LBA_STATUS;
-	default:
-		return false;
-	}
+	return vdisk_done(cmd, false);
 }
+
+static enum scst_exec_res vop_caw(struct scst_cmd *cmd)
+{
+	vdisk_exec_caw(cmd);
+	return vdisk_done(cmd, false);
+}
+
+static enum scst_exec_res vop_write_same(struct scst_cmd *cmd)
+{
+	return vdisk_done(cmd, vdisk_exec_write_same(cmd));
+}
+
+static enum scst_exec_res vop_unmap(struct scst_cmd *cmd)
+{
+	return vdisk_done(cmd, vdisk_exec_unmap(cmd));
+}
+
+static enum scst_exec_res vop_sync_cache(struct scst_cmd *cmd)
+{
+	return vdisk_done(cmd, vdisk_exec_sync_cache(cmd));
+}
+
+static enum scst_exec_res vop_inquiry(struct scst_cmd *cmd)
+{
+	vdisk_exec_inquiry(cmd);
+	return vdisk_done(cmd, false);
+}
+
+static enum scst_exec_res vop_read_cap10(struct scst_cmd *cmd)
+{
+	vdisk_exec_read_capacity(cmd, false);
+	return vdisk_done(cmd, false);
+}
+
+static enum scst_exec_res vop_read_cap16(struct scst_cmd *cmd)
+{
+	vdisk_exec_read_capacity(cmd, true);
+	return vdisk_done(cmd, false);
+}
+
+static enum scst_exec_res vop_mode_sense(struct scst_cmd *cmd)
+{
+	vdisk_exec_mode_sense(cmd);
+	return vdisk_done(cmd, false);
+}
+
+static enum scst_exec_res vop_mode_select(struct scst_cmd *cmd)
+{
+	vdisk_exec_mode_select(cmd);
+	return vdisk_done(cmd, false);
+}
+
+static enum scst_exec_res vop_get_lba_status(struct scst_cmd *cmd)
+{
+	vdisk_exec_get_lba_status(cmd);
+	return vdisk_done(cmd, false);
+}
+
+static enum scst_exec_res vop_rsoc(struct scst_cmd *cmd)
+{
+	vdisk_exec_rsoc(cmd);
+	return vdisk_done(cmd, false);
+}
+
+/**
+ * struct vdisk_op - how vdisk executes one kind of command
+ * @exec: the executor
+ * @medium: it reaches the backing store, or reports its capacity: with
+ *	active=0 there is none open, and it gets NOT READY, MEDIUM NOT
+ *	PRESENT (SPC-4 4.5.6) as in SCST; INQUIRY, MODE SENSE/SELECT, TEST
+ *	UNIT READY and the commands the core answers keep working
+ */
+struct vdisk_op {
+	enum scst_exec_res (*exec)(struct scst_cmd *cmd);
+	bool medium;
+};
+
+/*
+ * The executors, by the op id of the core's CDB table row (cmd->op_id,
+ * set by the parse): the opcode is not decoded again here. A command
+ * without an entry (REPORT or SET TARGET PORT GROUPS of a device outside
+ * a device group: TPGS is 00b) is returned to the core, which fails it
+ * with INVALID COMMAND OPERATION CODE.
+ */
+static const struct vdisk_op vdisk_ops[SCST_OPID_COUNT] = {
+	[SCST_OPID_READ]		= { vop_read, true },
+	[SCST_OPID_WRITE]		= { vop_write, true },
+	[SCST_OPID_WRITE_VERIFY]	= { vop_write_verify, true },
+	[SCST_OPID_VERIFY]		= { vop_verify, true },
+	[SCST_OPID_PRE_FETCH]		= { vop_good, true },
+	[SCST_OPID_COMPARE_AND_WRITE]	= { vop_caw, true },
+	[SCST_OPID_WRITE_SAME]		= { vop_write_same, true },
+	[SCST_OPID_UNMAP]		= { vop_unmap, true },
+	[SCST_OPID_SYNCHRONIZE_CACHE]	= { vop_sync_cache, true },
+	[SCST_OPID_TEST_UNIT_READY]	= { vop_good, false },
+	[SCST_OPID_START_STOP_UNIT]	= { vop_good, false },
+	[SCST_OPID_PREVENT_ALLOW_MEDIUM] = { vop_good, false },
+	[SCST_OPID_INQUIRY]		= { vop_inquiry, false },
+	[SCST_OPID_READ_CAPACITY_10]	= { vop_read_cap10, true },
+	[SCST_OPID_MODE_SENSE]		= { vop_mode_sense, false },
+	[SCST_OPID_MODE_SELECT]		= { vop_mode_select, false },
+	[SCST_OPID_READ_CAPACITY_16]	= { vop_read_cap16, true },
+	[SCST_OPID_GET_LBA_STATUS]	= { vop_get_lba_status, true },
+	[SCST_OPID_REPORT_SUPPORTED_OPCODES] = { vop_rsoc, false },
+};
+
+/* The entry of @cmd in vdisk_ops[], or NULL. */
+static const struct vdisk_op *vdisk_op_of(const struct scst_cmd *cmd)
+{
+	if (cmd->op_id >= ARRAY_SIZE(vdisk_ops) || !vdisk_ops[cmd->op_id].exec)
+		return NULL;
+	return &vdisk_ops[cmd->op_id];
+}
+
+static enum scst_exec_res vdisk_exec_cmd(struct scst_cmd *cmd)
+{
+	const struct vdisk_op *op;
+
+	if (!scst_cmd_may_block(cmd) && vdisk_cmd_may_sleep(cmd))
+		return SCST_EXEC_NEED_THREAD;
+	op = vdisk_op_of(cmd);
+	if (!op)
+		return SCST_EXEC_NOT_HANDLED;
+	return op->exec(cmd);
+}
+
+/* cmd->dh_flags: the command holds vdev->media_ref */
+#define VDISK_CMD_MEDIA		BIT(0)
 
 /**
  * vdisk_exec() - ->exec() of the three vdisk handlers
@@ -1032,10 +1063,10 @@ static bool vdisk_needs_medium(const u8 *cdb)
 enum scst_exec_res vdisk_exec(struct scst_cmd *cmd)
 {
 	struct vdisk_dev *vdev = vdisk_cmd_vdev(cmd);
+	const struct vdisk_op *op = vdisk_op_of(cmd);
 
 	/* a command sent back with NEED_THREAD holds it already */
-	if (!(cmd->dh_flags & VDISK_CMD_MEDIA) &&
-	    vdisk_needs_medium(cmd->cdb)) {
+	if (!(cmd->dh_flags & VDISK_CMD_MEDIA) && op && op->medium) {
 		if (!percpu_ref_tryget_live(&vdev->media_ref)) {
 			scst_set_cmd_error(cmd, SCST_SENSE_MEDIUM_NOT_PRESENT);
 			scst_cmd_exec_done(cmd);

@@ -359,7 +359,7 @@ bool scst_alua_emulated(const struct scst_cmd *cmd)
  */
 void scst_alua_emulate(struct scst_cmd *cmd)
 {
-	if (cmd->cdb[0] == SCST_OP_MAINTENANCE_IN)
+	if (cmd->op_id == SCST_OPID_REPORT_TPGS)
 		scst_alua_rtpg(cmd);
 	else
 		scst_alua_stpg(cmd);

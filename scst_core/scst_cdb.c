@@ -75,6 +75,7 @@ typedef int (*scst_cdb_check_fn)(const struct scst_cdb_ctx *c);
  *	LIST LENGTH field
  * @len_len: its size: 0 (none), 1, 2 or 4 bytes
  * @check: command specific checks, or NULL
+ * @id: what the command does (enum scst_op_id)
  * @facts: SCST_OPF_* facts of the command (scst_cdb_info.facts)
  * @refine: the facts that depend on a field of the CDB, or NULL; called
  *	before the CDB is checked, so it reads only the @cdb_len bytes there
@@ -94,6 +95,7 @@ struct scst_cdb_op {
 	u8 len_off;
 	u8 len_len;
 	scst_cdb_check_fn check;
+	u8 id;
 	u32 facts;
 	u32 (*refine)(const u8 *cdb, unsigned int cdb_len, u32 facts);
 	u8 usage[SCST_CDB_MAX_LEN];
@@ -501,6 +503,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.opcode = SCST_OP_TEST_UNIT_READY, .cdb_len = 6,
 		.dir = SCST_CDB_DIR_NONE,
 		.facts = SCST_OPF_PR_ALLOWED,
+		.id = SCST_OPID_TEST_UNIT_READY,
 		.usage = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x04 },
 	}, {
 		.name = "REQUEST SENSE",
@@ -508,23 +511,27 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_READ, .flags = F_ANY_NEXUS,
 		.len_off = 4, .len_len = 1,
 		.facts = FA_ANY_NEXUS | SCST_OPF_CORE_EMUL,
+		.id = SCST_OPID_REQUEST_SENSE,
 		.usage = { 0x03, 0x01, 0x00, 0x00, 0xff, 0x04 },
 	}, {
 		.name = "READ(6)", .opcode = SCST_OP_READ_6, .cdb_len = 6,
 		.dir = SCST_CDB_DIR_READ, .flags = F_RD_BLOCKS,
 		.check = chk_rw6,
 		.facts = FA_READ,
+		.id = SCST_OPID_READ,
 		.usage = { 0x08, 0x1f, 0xff, 0xff, 0xff, 0x04 },
 	}, {
 		.name = "WRITE(6)", .opcode = SCST_OP_WRITE_6, .cdb_len = 6,
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_WR_BLOCKS,
 		.check = chk_rw6,
+		.id = SCST_OPID_WRITE,
 		.usage = { 0x0a, 0x1f, 0xff, 0xff, 0xff, 0x04 },
 	}, {
 		.name = "INQUIRY", .opcode = SCST_OP_INQUIRY, .cdb_len = 6,
 		.dir = SCST_CDB_DIR_READ, .flags = F_ANY_NEXUS,
 		.len_off = 3, .len_len = 2, .check = chk_inquiry,
 		.facts = FA_ANY_NEXUS,
+		.id = SCST_OPID_INQUIRY,
 		.usage = { 0x12, 0x03, 0xff, 0xff, 0xff, 0x04 },
 	}, {
 		.name = "MODE SELECT(6)",
@@ -532,12 +539,14 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE, .flags = SCST_CDB_PARAM_LIST,
 		.len_off = 4, .len_len = 1, .check = chk_mode_select,
 		.facts = SCST_OPF_ALUA_STANDBY | SCST_OPF_MAY_SLEEP,
+		.id = SCST_OPID_MODE_SELECT,
 		.usage = { 0x15, 0x11, 0x00, 0x00, 0xff, 0x04 },
 	}, {
 		.name = "RESERVE(6)", .opcode = SCST_OP_RESERVE_6, .cdb_len = 6,
 		.dir = SCST_CDB_DIR_NONE, .flags = SCST_CDB_RESERVE_CMD,
 		.check = chk_reserve,
 		.facts = FA_SPC2,
+		.id = SCST_OPID_RESERVE,
 		.usage = { 0x16, 0x11, 0x00, 0x00, 0x00, 0x04 },
 	}, {
 		.name = "RELEASE(6)", .opcode = SCST_OP_RELEASE_6, .cdb_len = 6,
@@ -545,6 +554,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_RESERVE_CMD | SCST_CDB_RESV_ALLOWED,
 		.check = chk_reserve,
 		.facts = FA_SPC2,
+		.id = SCST_OPID_RELEASE,
 		.usage = { 0x17, 0x11, 0x00, 0x00, 0x00, 0x04 },
 	}, {
 		.name = "MODE SENSE(6)",
@@ -552,6 +562,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_READ, .flags = SCST_CDB_ALLOC_LEN,
 		.len_off = 4, .len_len = 1,
 		.facts = SCST_OPF_ALUA_STANDBY | SCST_OPF_PR_READ,
+		.id = SCST_OPID_MODE_SENSE,
 		.usage = { 0x1a, 0x08, 0xff, 0xff, 0xff, 0x04 },
 	}, {
 		.name = "START STOP UNIT",
@@ -559,12 +570,14 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_NONE, .flags = SCST_CDB_SBC,
 		.check = chk_start_stop,
 		.refine = facts_start_stop,
+		.id = SCST_OPID_START_STOP_UNIT,
 		.usage = { 0x1b, 0x01, 0x00, 0x0f, 0xf7, 0x04 },
 	}, {
 		.name = "PREVENT ALLOW MEDIUM REMOVAL",
 		.opcode = SCST_OP_PREVENT_ALLOW_MEDIUM,
 		.cdb_len = 6, .dir = SCST_CDB_DIR_NONE,
 		.refine = facts_prevent,
+		.id = SCST_OPID_PREVENT_ALLOW_MEDIUM,
 		.usage = { 0x1e, 0x00, 0x00, 0x00, 0x03, 0x04 },
 	}, {
 		.name = "READ CAPACITY(10)",
@@ -572,6 +585,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_READ, .flags = SCST_CDB_SBC,
 		.lba_off = 2, .lba_len = 4, .check = chk_read_cap10,
 		.facts = SCST_OPF_ALUA_INFO | SCST_OPF_PR_ALLOWED,
+		.id = SCST_OPID_READ_CAPACITY_10,
 		.usage = { 0x25, 0x00, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00,
 			   0x01, 0x04 },
 	}, {
@@ -580,6 +594,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
 		.check = chk_rw,
 		.facts = FA_READ,
+		.id = SCST_OPID_READ,
 		.usage = { 0x28, 0xf8, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -587,6 +602,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_WR_BLOCKS,
 		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
 		.check = chk_rw,
+		.id = SCST_OPID_WRITE,
 		.usage = { 0x2a, 0xf8, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -595,6 +611,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_WR_BLOCKS,
 		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
 		.check = chk_write_verify,
+		.id = SCST_OPID_WRITE_VERIFY,
 		.usage = { 0x2e, 0xf6, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -605,6 +622,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.check = chk_verify,
 		.facts = FA_READ,
 		.refine = facts_verify,
+		.id = SCST_OPID_VERIFY,
 		.usage = { 0x2f, 0xf6, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -615,6 +633,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
 		.check = chk_sync_cache,
 		.facts = FA_READ,
+		.id = SCST_OPID_PRE_FETCH,
 		.usage = { 0x34, 0x02, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -624,6 +643,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK,
 		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
 		.check = chk_sync_cache,
+		.id = SCST_OPID_SYNCHRONIZE_CACHE,
 		.usage = { 0x35, 0x02, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -636,6 +656,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.lba_off = 2, .lba_len = 4, .len_off = 7, .len_len = 2,
 		.check = chk_write_same,
 		.facts = SCST_OPF_MAY_SLEEP,
+		.id = SCST_OPID_WRITE_SAME,
 		.usage = { 0x41, 0xfe, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -645,6 +666,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 			 SCST_CDB_MEDIUM_WRITE,
 		.len_off = 7, .len_len = 2, .check = chk_unmap,
 		.facts = SCST_OPF_MAY_SLEEP,
+		.id = SCST_OPID_UNMAP,
 		.usage = { 0x42, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -653,6 +675,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE, .flags = SCST_CDB_PARAM_LIST,
 		.len_off = 7, .len_len = 2, .check = chk_mode_select,
 		.facts = SCST_OPF_ALUA_STANDBY | SCST_OPF_MAY_SLEEP,
+		.id = SCST_OPID_MODE_SELECT,
 		.usage = { 0x55, 0x11, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -661,6 +684,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_NONE, .flags = SCST_CDB_RESERVE_CMD,
 		.check = chk_reserve,
 		.facts = FA_SPC2,
+		.id = SCST_OPID_RESERVE,
 		.usage = { 0x56, 0x13, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 			   0x00, 0x04 },
 	}, {
@@ -670,6 +694,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_RESERVE_CMD | SCST_CDB_RESV_ALLOWED,
 		.check = chk_reserve,
 		.facts = FA_SPC2,
+		.id = SCST_OPID_RELEASE,
 		.usage = { 0x57, 0x13, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 			   0x00, 0x04 },
 	}, {
@@ -678,6 +703,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_READ, .flags = SCST_CDB_ALLOC_LEN,
 		.len_off = 7, .len_len = 2,
 		.facts = SCST_OPF_ALUA_STANDBY | SCST_OPF_PR_READ,
+		.id = SCST_OPID_MODE_SENSE,
 		.usage = { 0x5a, 0x18, 0xff, 0xff, 0x00, 0x00, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -694,6 +720,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
 		.len_off = 7, .len_len = 2,
 		.facts = FA_PR,
+		.id = SCST_OPID_PR_IN,
 		.usage = { 0x5e, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -704,6 +731,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
 		.len_off = 7, .len_len = 2,
 		.facts = FA_PR,
+		.id = SCST_OPID_PR_IN,
 		.usage = { 0x5e, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -714,6 +742,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
 		.len_off = 7, .len_len = 2,
 		.facts = FA_PR,
+		.id = SCST_OPID_PR_IN,
 		.usage = { 0x5e, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -724,6 +753,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
 		.len_off = 7, .len_len = 2,
 		.facts = FA_PR,
+		.id = SCST_OPID_PR_IN,
 		.usage = { 0x5e, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -739,6 +769,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
 		.facts = FA_PR,
+		.id = SCST_OPID_PR_OUT,
 		.usage = { 0x5f, 0x00, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -749,6 +780,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
 		.facts = FA_PR,
+		.id = SCST_OPID_PR_OUT,
 		.usage = { 0x5f, 0x01, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -759,6 +791,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
 		.facts = FA_PR,
+		.id = SCST_OPID_PR_OUT,
 		.usage = { 0x5f, 0x02, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -769,6 +802,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
 		.facts = FA_PR,
+		.id = SCST_OPID_PR_OUT,
 		.usage = { 0x5f, 0x03, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -779,6 +813,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
 		.facts = FA_PR,
+		.id = SCST_OPID_PR_OUT,
 		.usage = { 0x5f, 0x04, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -789,6 +824,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
 		.facts = FA_PR,
+		.id = SCST_OPID_PR_OUT,
 		.usage = { 0x5f, 0x05, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -799,6 +835,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
 		.facts = FA_PR,
+		.id = SCST_OPID_PR_OUT,
 		.usage = { 0x5f, 0x06, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -809,6 +846,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 5, .len_len = 4, .check = chk_pr_out,
 		.facts = FA_PR,
+		.id = SCST_OPID_PR_OUT,
 		.usage = { 0x5f, 0x07, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
 			   0xff, 0x04 },
 	}, {
@@ -817,6 +855,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_rw,
 		.facts = FA_READ,
+		.id = SCST_OPID_READ,
 		.usage = { 0x88, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
@@ -826,6 +865,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = F_WR_BLOCKS,
 		.lba_off = 2, .lba_len = 8, .check = chk_compare_write,
 		.facts = SCST_OPF_MAY_SLEEP,
+		.id = SCST_OPID_COMPARE_AND_WRITE,
 		.usage = { 0x89, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x00, 0x00, 0xff, 0x00, 0x04 },
 	}, {
@@ -833,6 +873,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_WR_BLOCKS,
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_rw,
+		.id = SCST_OPID_WRITE,
 		.usage = { 0x8a, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
@@ -841,6 +882,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_WR_BLOCKS,
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_write_verify,
+		.id = SCST_OPID_WRITE_VERIFY,
 		.usage = { 0x8e, 0xf6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
@@ -851,6 +893,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.check = chk_verify,
 		.facts = FA_READ,
 		.refine = facts_verify,
+		.id = SCST_OPID_VERIFY,
 		.usage = { 0x8f, 0xf6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
@@ -861,6 +904,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_sync_cache,
 		.facts = FA_READ,
+		.id = SCST_OPID_PRE_FETCH,
 		.usage = { 0x90, 0x02, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
@@ -870,6 +914,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_SBC | SCST_CDB_LBA_CHECK,
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_sync_cache,
+		.id = SCST_OPID_SYNCHRONIZE_CACHE,
 		.usage = { 0x91, 0x02, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
@@ -882,6 +927,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_write_same,
 		.facts = SCST_OPF_MAY_SLEEP,
+		.id = SCST_OPID_WRITE_SAME,
 		.usage = { 0x93, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
@@ -893,6 +939,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_read_cap16,
 		.facts = SCST_OPF_ALUA_INFO | SCST_OPF_PR_ALLOWED,
+		.id = SCST_OPID_READ_CAPACITY_16,
 		.usage = { 0x9e, 0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x04 },
 	}, {
@@ -905,6 +952,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.lba_off = 2, .lba_len = 8, .len_off = 10, .len_len = 4,
 		.check = chk_get_lba_status,
 		.facts = SCST_OPF_PR_READ | SCST_OPF_MAY_SLEEP,
+		.id = SCST_OPID_GET_LBA_STATUS,
 		.usage = { 0x9e, 0x12, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 },
 	}, {
@@ -913,6 +961,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_READ, .flags = F_ANY_NEXUS,
 		.len_off = 6, .len_len = 4, .check = chk_report_luns,
 		.facts = FA_ANY_NEXUS | SCST_OPF_CORE_EMUL,
+		.id = SCST_OPID_REPORT_LUNS,
 		.usage = { 0xa0, 0x00, 0xff, 0x00, 0x00, 0x00, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
@@ -924,6 +973,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.len_off = 6, .len_len = 4, .check = chk_rtpg,
 		.facts = SCST_OPF_ALUA_TPG | SCST_OPF_ALUA_ALWAYS |
 			 SCST_OPF_PR_ALLOWED,
+		.id = SCST_OPID_REPORT_TPGS,
 		.usage = { 0xa3, 0xea, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
@@ -934,6 +984,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_ALLOC_LEN,
 		.len_off = 6, .len_len = 4, .check = chk_rsoc,
 		.facts = SCST_OPF_ALUA_INFO | SCST_OPF_PR_READ,
+		.id = SCST_OPID_REPORT_SUPPORTED_OPCODES,
 		.usage = { 0xa3, 0x0c, 0x87, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
@@ -944,6 +995,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.flags = SCST_CDB_HAS_SA | SCST_CDB_PARAM_LIST,
 		.len_off = 6, .len_len = 4, .check = chk_stpg,
 		.facts = SCST_OPF_ALUA_TPG | SCST_OPF_ALUA_STPG,
+		.id = SCST_OPID_SET_TPGS,
 		.usage = { 0xa4, 0x0a, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
@@ -952,6 +1004,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.lba_off = 2, .lba_len = 4, .len_off = 6, .len_len = 4,
 		.check = chk_rw,
 		.facts = FA_READ,
+		.id = SCST_OPID_READ,
 		.usage = { 0xa8, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
@@ -959,6 +1012,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_WR_BLOCKS,
 		.lba_off = 2, .lba_len = 4, .len_off = 6, .len_len = 4,
 		.check = chk_rw,
+		.id = SCST_OPID_WRITE,
 		.usage = { 0xaa, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
@@ -967,6 +1021,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.dir = SCST_CDB_DIR_WRITE, .flags = F_WR_BLOCKS,
 		.lba_off = 2, .lba_len = 4, .len_off = 6, .len_len = 4,
 		.check = chk_write_verify,
+		.id = SCST_OPID_WRITE_VERIFY,
 		.usage = { 0xae, 0xf6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	}, {
@@ -977,6 +1032,7 @@ static const struct scst_cdb_op scst_cdb_ops[] = {
 		.check = chk_verify,
 		.facts = FA_READ,
 		.refine = facts_verify,
+		.id = SCST_OPID_VERIFY,
 		.usage = { 0xaf, 0xf6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			   0xff, 0xff, 0x00, 0x04 },
 	},
@@ -1149,6 +1205,8 @@ int scst_cdb_decode(const u8 *cdb, unsigned int cdb_len, u8 dev_type,
 		info->facts = op->refine(cdb, cdb_len, op->facts);
 	else
 		info->facts = op->facts;
+	if (op)
+		info->op_id = op->id;
 	if (!op && !has_sa)
 		return scst_cdb_err_set(err, SCST_SENSE_INVALID_OPCODE, true,
 					0, -1);

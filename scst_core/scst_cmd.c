@@ -476,6 +476,7 @@ int scst_cdb_parse(struct scst_cmd *cmd)
 			      dev ? dev->block_shift : 9, &info, &err);
 	/* a refused CDB still has its unit attention and ALUA class */
 	cmd->cdb_facts = info.facts;
+	cmd->op_id = info.op_id;
 	if (ret)
 		goto bad;
 	cmd->data_direction = info.direction;
@@ -567,6 +568,7 @@ static void scst_init_unparse(struct scst_cmd *cmd)
 	cmd->nblocks = 0;
 	cmd->cdb_flags = 0;
 	cmd->cdb_facts = 0;
+	cmd->op_id = SCST_OPID_NONE;
 	cmd->fua = false;
 	cmd->dpo = false;
 }

@@ -106,8 +106,7 @@ static void scst_reserve_release(struct scst_cmd *cmd)
 {
 	unsigned long flags;
 	struct scst_device *dev = cmd->dev;
-	bool reserve = cmd->cdb[0] == SCST_OP_RESERVE_6 ||
-		       cmd->cdb[0] == SCST_OP_RESERVE_10;
+	bool reserve = cmd->op_id == SCST_OPID_RESERVE;
 	struct scst_cdb_err err;
 	int ret = 0;
 

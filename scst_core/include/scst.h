@@ -636,6 +636,8 @@ struct scst_tgt {
  *	CDB, once the operation code is known; what the core's admission
  *	(unit attention, ALUA, reservations) and a handler's may-sleep
  *	test read instead of the operation code
+ * @op_id: enum scst_op_id of the command, from the same row (with
+ *	@cdb_facts): the index of a handler's table of executors
  * @fua: the CDB's FUA bit (force unit access, SBC-3 §5.32), after parse
  * @dpo: the CDB's DPO bit (disable page out, SBC-3 §5.10), after parse
  * @sg: the data buffer; @sg_cnt its number of entries. For a data-in
@@ -670,6 +672,7 @@ struct scst_cmd {
 	u64 nblocks;
 	u32 cdb_flags;
 	u32 cdb_facts;
+	u8 op_id;
 	bool fua;
 	bool dpo;
 

@@ -192,6 +192,47 @@
 /* SPC-2 RESERVE or RELEASE: conflicts while any registration exists. */
 #define SCST_OPF_SPC2_RES		0x0400
 
+/**
+ * enum scst_op_id - what a command does, whatever its CDB's size
+ *
+ * Each row of the core's CDB table names one (scst_cdb_info.op_id, copied
+ * to scst_cmd.op_id by the parse), so that a handler picks its executor
+ * from a table indexed by it instead of switching on the operation code
+ * and service action again. SCST_OPID_NONE: a command the table does not
+ * decode (a pass-through handler's own).
+ */
+enum scst_op_id {
+	SCST_OPID_NONE,
+	SCST_OPID_TEST_UNIT_READY,
+	SCST_OPID_REQUEST_SENSE,
+	SCST_OPID_READ,
+	SCST_OPID_WRITE,
+	SCST_OPID_INQUIRY,
+	SCST_OPID_MODE_SELECT,
+	SCST_OPID_RESERVE,
+	SCST_OPID_RELEASE,
+	SCST_OPID_MODE_SENSE,
+	SCST_OPID_START_STOP_UNIT,
+	SCST_OPID_PREVENT_ALLOW_MEDIUM,
+	SCST_OPID_READ_CAPACITY_10,
+	SCST_OPID_WRITE_VERIFY,
+	SCST_OPID_VERIFY,
+	SCST_OPID_PRE_FETCH,
+	SCST_OPID_SYNCHRONIZE_CACHE,
+	SCST_OPID_WRITE_SAME,
+	SCST_OPID_UNMAP,
+	SCST_OPID_PR_IN,
+	SCST_OPID_PR_OUT,
+	SCST_OPID_COMPARE_AND_WRITE,
+	SCST_OPID_READ_CAPACITY_16,
+	SCST_OPID_GET_LBA_STATUS,
+	SCST_OPID_REPORT_LUNS,
+	SCST_OPID_REPORT_TPGS,
+	SCST_OPID_REPORT_SUPPORTED_OPCODES,
+	SCST_OPID_SET_TPGS,
+	SCST_OPID_COUNT
+};
+
 /* Longest CDB we decode, and the longest CDB usage data (SPC-4 §6.35.3). */
 #define SCST_CDB_MAX_LEN		16
 
@@ -220,6 +261,7 @@
  *	length error), 0 when it has none
  * @facts: SCST_OPF_* facts of the command, set even when the CDB is
  *	refused once its operation code is known
+ * @op_id: what the command does (enum scst_op_id), set with @facts
  */
 struct scst_cdb_info {
 	u8 opcode;
@@ -239,6 +281,7 @@ struct scst_cdb_info {
 	bool immed;
 	u8 len_off;
 	u32 facts;
+	u8 op_id;
 };
 
 /**

@@ -1005,6 +1005,51 @@ static bool ref_may_sleep(const u8 *cdb)
 	}
 }
 
+/*
+ * What the old switches executed for each opcode (vdisk_exec_cmd() of
+ * vdisk_spc.c, scst_emulate_cmd() of scst_emul.c, scst_alua_emulate()):
+ * the op id a row must carry.
+ */
+static u8 ref_op_id(const u8 *cdb)
+{
+	u8 sa = cdb[1] & 0x1f;
+
+	switch (cdb[0]) {
+	case 0x00: return SCST_OPID_TEST_UNIT_READY;
+	case 0x03: return SCST_OPID_REQUEST_SENSE;
+	case 0x08: case 0x28: case 0xa8: case 0x88: return SCST_OPID_READ;
+	case 0x0a: case 0x2a: case 0xaa: case 0x8a: return SCST_OPID_WRITE;
+	case 0x12: return SCST_OPID_INQUIRY;
+	case 0x15: case 0x55: return SCST_OPID_MODE_SELECT;
+	case 0x16: case 0x56: return SCST_OPID_RESERVE;
+	case 0x17: case 0x57: return SCST_OPID_RELEASE;
+	case 0x1a: case 0x5a: return SCST_OPID_MODE_SENSE;
+	case 0x1b: return SCST_OPID_START_STOP_UNIT;
+	case 0x1e: return SCST_OPID_PREVENT_ALLOW_MEDIUM;
+	case 0x25: return SCST_OPID_READ_CAPACITY_10;
+	case 0x2e: case 0xae: case 0x8e: return SCST_OPID_WRITE_VERIFY;
+	case 0x2f: case 0xaf: case 0x8f: return SCST_OPID_VERIFY;
+	case 0x34: case 0x90: return SCST_OPID_PRE_FETCH;
+	case 0x35: case 0x91: return SCST_OPID_SYNCHRONIZE_CACHE;
+	case 0x41: case 0x93: return SCST_OPID_WRITE_SAME;
+	case 0x42: return SCST_OPID_UNMAP;
+	case 0x5e: return SCST_OPID_PR_IN;
+	case 0x5f: return SCST_OPID_PR_OUT;
+	case 0x89: return SCST_OPID_COMPARE_AND_WRITE;
+	case 0x9e:
+		return sa == 0x10 ? SCST_OPID_READ_CAPACITY_16 :
+		       sa == 0x12 ? SCST_OPID_GET_LBA_STATUS : SCST_OPID_NONE;
+	case 0xa0: return SCST_OPID_REPORT_LUNS;
+	case 0xa3:
+		return sa == 0x0a ? SCST_OPID_REPORT_TPGS :
+		       sa == 0x0c ? SCST_OPID_REPORT_SUPPORTED_OPCODES :
+		       SCST_OPID_NONE;
+	case 0xa4:
+		return sa == 0x0a ? SCST_OPID_SET_TPGS : SCST_OPID_NONE;
+	default: return SCST_OPID_NONE;
+	}
+}
+
 static u8 facts_alua_class(u32 f)
 {
 	return (f & SCST_OPF_ALUA_ALWAYS ? REF_ALWAYS : 0) |
@@ -1045,6 +1090,11 @@ static int check_facts(const u8 *cdb, unsigned int len)
 		fail_msg("%02x: UA_EXEMPT flag and fact differ", cdb[0]);
 	if (scst_cdb_facts(cdb, len) != f)
 		fail_msg("%02x: scst_cdb_facts() differs", cdb[0]);
+	/* a decoded command has the op id its executor is picked by */
+	if (!ret && (info.op_id == SCST_OPID_NONE ||
+		     info.op_id >= SCST_OPID_COUNT ||
+		     info.op_id != ref_op_id(cdb)))
+		fail_msg("%02x %02x: op id %u", cdb[0], cdb[1], info.op_id);
 	return ret;
 }
 
