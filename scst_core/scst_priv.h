@@ -489,12 +489,41 @@ void scst_tgt_dev_threads_each_pid(struct scst_tgt_dev *tgt_dev,
  */
 int scst_sysfs_init(void);
 void scst_sysfs_exit(void);
-int scst_mgmt_write(const char *buf, size_t count,
-		    int (*handler)(struct scst_mgmt_line *line, void *ctx),
-		    unsigned int max_positional, void *ctx);
-int scst_locked_mgmt(const char *buf, size_t count,
-		     int (*handler)(struct scst_mgmt_line *line, void *ctx),
-		     unsigned int max_positional, void *ctx);
+
+/**
+ * struct scst_mgmt_attr - a mgmt file, run by its table
+ * @kattr: the file: SCST_MGMT_KATTR()
+ * @table: its commands, and what reading it lists
+ * @object: the object its commands act on, found from the file's
+ *	directory (NULL: they act on none)
+ * @run: runs a parsed line where the file checks the whole line first,
+ *	names an owner in its messages, or acts after a command (NULL:
+ *	scst_mgmt_run() without an owner)
+ * @max_positional: positional words a line may have (0: the most
+ *	@table's rows take)
+ * @unlocked: run without scst_mutex, for commands that take it
+ *	themselves (a driver's or handler's add and del)
+ * @help_extra: what reading the file prints after the table's help
+ */
+struct scst_mgmt_attr {
+	struct kobj_attribute kattr;
+	const struct scst_mgmt_table *table;
+	void *(*object)(struct kobject *kobj);
+	int (*run)(const struct scst_mgmt_table *t, struct scst_mgmt_line *line,
+		   void *object);
+	unsigned int max_positional;
+	bool unlocked;
+	const char *help_extra;
+};
+
+/* The file "mgmt", read by @show (scst_mgmt_attr_show: the table's help). */
+#define SCST_MGMT_KATTR(show) __ATTR(mgmt, 0644, show, scst_mgmt_attr_store)
+
+ssize_t scst_mgmt_attr_store(struct kobject *kobj,
+			     struct kobj_attribute *kattr,
+			     const char *buf, size_t count);
+ssize_t scst_mgmt_attr_show(struct kobject *kobj, struct kobj_attribute *kattr,
+			    char *buf);
 int scst_mgmt_call(const struct scst_mgmt_verb *v, const char *owner,
 		   const struct scst_mgmt_line *line, void *ctx);
 int scst_mgmt_run(const struct scst_mgmt_table *t, const char *owner,

@@ -96,24 +96,18 @@ static const struct scst_mgmt_table scst_devt_mgmt = {
 	.what = NULL,
 };
 
-static int scst_devt_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
+/* The handler's name prefixes the messages. */
+static int scst_devt_mgmt_run(const struct scst_mgmt_table *t,
+			      struct scst_mgmt_line *line, void *object)
 {
-	struct scst_dev_type *dt = ctx;
+	struct scst_dev_type *dt = object;
 
-	return scst_mgmt_run(&scst_devt_mgmt, dt->name, line, dt);
+	return scst_mgmt_run(t, dt->name, line, dt);
 }
 
-static ssize_t scst_devt_mgmt_store(struct kobject *kobj,
-				    struct kobj_attribute *attr,
-				    const char *buf, size_t count)
+static void *scst_devt_mgmt_object(struct kobject *kobj)
 {
-	/*
-	 * Not under scst_mutex: the handler's add/del_device register and
-	 * unregister devices, which take it themselves.
-	 */
-	return scst_mgmt_write(buf, count, scst_devt_mgmt_handler,
-			       scst_mgmt_max_positional(&scst_devt_mgmt),
-			       scst_kobj_to_devt(kobj));
+	return scst_kobj_to_devt(kobj);
 }
 
 static ssize_t scst_devt_mgmt_show(struct kobject *kobj,
@@ -143,13 +137,23 @@ static ssize_t scst_devt_type_show(struct kobject *kobj,
 			  scst_dev_type_name(dt->type));
 }
 
-static struct kobj_attribute scst_devt_mgmt_attr =
-	__ATTR(mgmt, 0644, scst_devt_mgmt_show, scst_devt_mgmt_store);
+static struct scst_mgmt_attr scst_devt_mgmt_attr = {
+	.kattr = SCST_MGMT_KATTR(scst_devt_mgmt_show),
+	.table = &scst_devt_mgmt,
+	.object = scst_devt_mgmt_object,
+	.run = scst_devt_mgmt_run,
+	/*
+	 * Not under scst_mutex: the handler's add/del_device register and
+	 * unregister devices, which take it themselves.
+	 */
+	.unlocked = true,
+};
+
 static struct kobj_attribute scst_devt_type_attr =
 	__ATTR(type, 0444, scst_devt_type_show, NULL);
 
 static struct attribute *scst_devt_attrs[] = {
-	&scst_devt_mgmt_attr.attr,
+	&scst_devt_mgmt_attr.kattr.attr,
 	&scst_devt_type_attr.attr,
 	NULL,
 };

@@ -160,11 +160,6 @@ static const struct scst_mgmt_table scst_tg_mgmt = {
 	.what = "target group",
 };
 
-static int scst_tg_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
-{
-	return scst_mgmt_run(&scst_tg_mgmt, NULL, line, ctx);
-}
-
 /*
  * @old, a port of another system named as @tgt is, becomes @tgt's: the
  * directory with its rel_tgt_id makes way for the link to the target,
@@ -207,19 +202,9 @@ static struct scst_tg *scst_kobj_to_tg(struct kobject *kobj)
 	return container_of(kobj, struct scst_tg, kobj);
 }
 
-static ssize_t scst_tg_mgmt_store(struct kobject *kobj,
-				  struct kobj_attribute *attr,
-				  const char *buf, size_t count)
+static void *scst_tg_mgmt_object(struct kobject *kobj)
 {
-	return scst_locked_mgmt(buf, count, scst_tg_mgmt_handler,
-				scst_mgmt_max_positional(&scst_tg_mgmt),
-				scst_kobj_to_tg(kobj));
-}
-
-static ssize_t scst_tg_mgmt_show(struct kobject *kobj,
-				 struct kobj_attribute *attr, char *buf)
-{
-	return scst_mgmt_help(buf, PAGE_SIZE, &scst_tg_mgmt);
+	return scst_kobj_to_tg(kobj);
 }
 
 static ssize_t scst_tg_group_id_show(struct kobject *kobj,
@@ -315,8 +300,12 @@ static ssize_t scst_tg_state_store(struct kobject *kobj,
 	return count;
 }
 
-static struct kobj_attribute scst_tg_mgmt_attr =
-	__ATTR(mgmt, 0644, scst_tg_mgmt_show, scst_tg_mgmt_store);
+static struct scst_mgmt_attr scst_tg_mgmt_attr = {
+	.kattr = SCST_MGMT_KATTR(scst_mgmt_attr_show),
+	.table = &scst_tg_mgmt,
+	.object = scst_tg_mgmt_object,
+};
+
 static struct kobj_attribute scst_tg_group_id_attr =
 	__ATTR(group_id, 0644, scst_tg_group_id_show, scst_tg_group_id_store);
 static struct kobj_attribute scst_tg_preferred_attr =
@@ -326,7 +315,7 @@ static struct kobj_attribute scst_tg_state_attr =
 	__ATTR(state, 0644, scst_tg_state_show, scst_tg_state_store);
 
 static struct attribute *scst_tg_attrs[] = {
-	&scst_tg_mgmt_attr.attr,
+	&scst_tg_mgmt_attr.kattr.attr,
 	&scst_tg_group_id_attr.attr,
 	&scst_tg_preferred_attr.attr,
 	&scst_tg_state_attr.attr,
@@ -410,28 +399,17 @@ static const struct scst_mgmt_table scst_tgs_mgmt = {
 	.what = "target_groups",
 };
 
-static int scst_tgs_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
+/* target_groups/ is a directory of the device group */
+static void *scst_tgs_mgmt_object(struct kobject *kobj)
 {
-	return scst_mgmt_run(&scst_tgs_mgmt, NULL, line, ctx);
+	return scst_kobj_to_dg(kobj->parent);
 }
 
-static ssize_t scst_tgs_mgmt_store(struct kobject *kobj,
-				   struct kobj_attribute *attr,
-				   const char *buf, size_t count)
-{
-	return scst_locked_mgmt(buf, count, scst_tgs_mgmt_handler,
-				scst_mgmt_max_positional(&scst_tgs_mgmt),
-				scst_kobj_to_dg(kobj->parent));
-}
-
-static ssize_t scst_tgs_mgmt_show(struct kobject *kobj,
-				  struct kobj_attribute *attr, char *buf)
-{
-	return scst_mgmt_help(buf, PAGE_SIZE, &scst_tgs_mgmt);
-}
-
-static struct kobj_attribute scst_tgs_mgmt_attr =
-	__ATTR(mgmt, 0644, scst_tgs_mgmt_show, scst_tgs_mgmt_store);
+static struct scst_mgmt_attr scst_tgs_mgmt_attr = {
+	.kattr = SCST_MGMT_KATTR(scst_mgmt_attr_show),
+	.table = &scst_tgs_mgmt,
+	.object = scst_tgs_mgmt_object,
+};
 
 /* scst_mutex held. Removes the link of the unpublished @dgd, frees it. */
 void scst_dg_dev_unlink(struct scst_dg_dev *dgd)
@@ -491,28 +469,17 @@ static const struct scst_mgmt_table scst_dg_devs_mgmt = {
 	.what = "device group devices",
 };
 
-static int scst_dg_devs_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
+/* devices/ is a directory of the device group */
+static void *scst_dg_devs_mgmt_object(struct kobject *kobj)
 {
-	return scst_mgmt_run(&scst_dg_devs_mgmt, NULL, line, ctx);
+	return scst_kobj_to_dg(kobj->parent);
 }
 
-static ssize_t scst_dg_devs_mgmt_store(struct kobject *kobj,
-				       struct kobj_attribute *attr,
-				       const char *buf, size_t count)
-{
-	return scst_locked_mgmt(buf, count, scst_dg_devs_mgmt_handler,
-				scst_mgmt_max_positional(&scst_dg_devs_mgmt),
-				scst_kobj_to_dg(kobj->parent));
-}
-
-static ssize_t scst_dg_devs_mgmt_show(struct kobject *kobj,
-				      struct kobj_attribute *attr, char *buf)
-{
-	return scst_mgmt_help(buf, PAGE_SIZE, &scst_dg_devs_mgmt);
-}
-
-static struct kobj_attribute scst_dg_devs_mgmt_attr =
-	__ATTR(mgmt, 0644, scst_dg_devs_mgmt_show, scst_dg_devs_mgmt_store);
+static struct scst_mgmt_attr scst_dg_devs_mgmt_attr = {
+	.kattr = SCST_MGMT_KATTR(scst_mgmt_attr_show),
+	.table = &scst_dg_devs_mgmt,
+	.object = scst_dg_devs_mgmt_object,
+};
 
 /* ---------------------------------------------------------------------- */
 /* device_groups/                                                         */
@@ -560,14 +527,14 @@ static int scst_dgs_create(const struct scst_mgmt_line *line, void *ctx)
 	dg->devices_kobj = kobject_create_and_add("devices", &dg->kobj);
 	if (!dg->devices_kobj)
 		goto del;
-	ret = sysfs_create_file(dg->devices_kobj, &scst_dg_devs_mgmt_attr.attr);
+	ret = sysfs_create_file(dg->devices_kobj, &scst_dg_devs_mgmt_attr.kattr.attr);
 	if (ret)
 		goto put_devices;
 	ret = -ENOMEM;
 	dg->tgs_kobj = kobject_create_and_add("target_groups", &dg->kobj);
 	if (!dg->tgs_kobj)
 		goto put_devices;
-	ret = sysfs_create_file(dg->tgs_kobj, &scst_tgs_mgmt_attr.attr);
+	ret = sysfs_create_file(dg->tgs_kobj, &scst_tgs_mgmt_attr.kattr.attr);
 	if (ret)
 		goto put_tgs;
 	scst_dg_publish(dg);
@@ -608,28 +575,10 @@ static const struct scst_mgmt_table scst_dgs_mgmt = {
 	.what = "device_groups",
 };
 
-static int scst_dgs_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
-{
-	return scst_mgmt_run(&scst_dgs_mgmt, NULL, line, ctx);
-}
-
-static ssize_t scst_dgs_mgmt_store(struct kobject *kobj,
-				   struct kobj_attribute *attr,
-				   const char *buf, size_t count)
-{
-	return scst_locked_mgmt(buf, count, scst_dgs_mgmt_handler,
-				scst_mgmt_max_positional(&scst_dgs_mgmt),
-				NULL);
-}
-
-static ssize_t scst_dgs_mgmt_show(struct kobject *kobj,
-				  struct kobj_attribute *attr, char *buf)
-{
-	return scst_mgmt_help(buf, PAGE_SIZE, &scst_dgs_mgmt);
-}
-
-static struct kobj_attribute scst_dgs_mgmt_attr =
-	__ATTR(mgmt, 0644, scst_dgs_mgmt_show, scst_dgs_mgmt_store);
+static struct scst_mgmt_attr scst_dgs_mgmt_attr = {
+	.kattr = SCST_MGMT_KATTR(scst_mgmt_attr_show),
+	.table = &scst_dgs_mgmt,
+};
 
 int scst_sysfs_dg_init(struct kobject *root)
 {
@@ -638,7 +587,7 @@ int scst_sysfs_dg_init(struct kobject *root)
 	scst_dgs_kobj = kobject_create_and_add("device_groups", root);
 	if (!scst_dgs_kobj)
 		return -ENOMEM;
-	ret = sysfs_create_file(scst_dgs_kobj, &scst_dgs_mgmt_attr.attr);
+	ret = sysfs_create_file(scst_dgs_kobj, &scst_dgs_mgmt_attr.kattr.attr);
 	if (ret) {
 		kobject_put(scst_dgs_kobj);
 		scst_dgs_kobj = NULL;

@@ -37,9 +37,9 @@ unsigned int scst_setup_id;
  *
  * Return: @count, or the negative errno of a bad line or of @handler.
  */
-int scst_mgmt_write(const char *buf, size_t count,
-		    int (*handler)(struct scst_mgmt_line *line, void *ctx),
-		    unsigned int max_positional, void *ctx)
+static int scst_mgmt_write(const char *buf, size_t count,
+			   int (*handler)(struct scst_mgmt_line *line, void *ctx),
+			   unsigned int max_positional, void *ctx)
 {
 	struct scst_mgmt_line *line;
 	const char *bad = NULL;
@@ -87,9 +87,9 @@ out:
  * Return: as scst_mgmt_write(), or a restart of the write while
  * scst_mutex is held.
  */
-int scst_locked_mgmt(const char *buf, size_t count,
-		     int (*handler)(struct scst_mgmt_line *, void *),
-		     unsigned int max_positional, void *ctx)
+static int scst_locked_mgmt(const char *buf, size_t count,
+			    int (*handler)(struct scst_mgmt_line *, void *),
+			    unsigned int max_positional, void *ctx)
 {
 	int ret;
 
@@ -151,6 +151,75 @@ int scst_mgmt_run(const struct scst_mgmt_table *t, const char *owner,
 	else
 		pr_err("%s: unknown mgmt command '%s'\n", owner, line->argv[0]);
 	return -EINVAL;
+}
+
+/* What one write to a mgmt file runs: the file, and its directory's object. */
+struct scst_mgmt_write_target {
+	const struct scst_mgmt_attr *ma;
+	void *object;
+};
+
+static int scst_mgmt_attr_run(struct scst_mgmt_line *line, void *ctx)
+{
+	const struct scst_mgmt_write_target *t = ctx;
+	const struct scst_mgmt_attr *ma = t->ma;
+
+	if (ma->run)
+		return ma->run(ma->table, line, t->object);
+	return scst_mgmt_run(ma->table, NULL, line, t->object);
+}
+
+/**
+ * scst_mgmt_attr_store() - the store of every mgmt file
+ * @kobj: the file's directory
+ * @kattr: the file, inside its struct scst_mgmt_attr
+ * @buf: the line written
+ * @count: its length
+ *
+ * Parses the line and runs it by the file's table, under scst_mutex
+ * unless the file says its commands take it themselves.
+ *
+ * Return: @count, or the negative errno of a bad line or of its command.
+ */
+ssize_t scst_mgmt_attr_store(struct kobject *kobj,
+			     struct kobj_attribute *kattr,
+			     const char *buf, size_t count)
+{
+	const struct scst_mgmt_attr *ma =
+		container_of(kattr, struct scst_mgmt_attr, kattr);
+	struct scst_mgmt_write_target t = {
+		.ma = ma,
+		.object = ma->object ? ma->object(kobj) : NULL,
+	};
+	unsigned int max_positional = ma->max_positional ?:
+		scst_mgmt_max_positional(ma->table);
+
+	if (ma->unlocked)
+		return scst_mgmt_write(buf, count, scst_mgmt_attr_run,
+				       max_positional, &t);
+	return scst_locked_mgmt(buf, count, scst_mgmt_attr_run, max_positional,
+				&t);
+}
+
+/**
+ * scst_mgmt_attr_show() - the show of a mgmt file whose help is its table's
+ * @kobj: the file's directory
+ * @kattr: the file, inside its struct scst_mgmt_attr
+ * @buf: a page
+ *
+ * Return: the length of the help: one line per command, then the file's
+ * @help_extra.
+ */
+ssize_t scst_mgmt_attr_show(struct kobject *kobj, struct kobj_attribute *kattr,
+			    char *buf)
+{
+	const struct scst_mgmt_attr *ma =
+		container_of(kattr, struct scst_mgmt_attr, kattr);
+	ssize_t n = scst_mgmt_help(buf, PAGE_SIZE, ma->table);
+
+	if (ma->help_extra)
+		n += sysfs_emit_at(buf, n, "%s", ma->help_extra);
+	return n;
 }
 
 /**

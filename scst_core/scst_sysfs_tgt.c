@@ -75,12 +75,13 @@ static const struct scst_mgmt_table scst_tgtt_mgmt = {
  * add_target and del_target where the driver has them; any other command
  * (or those, where it has not) goes to the driver's own ->mgmt_cmd().
  */
-static int scst_tgtt_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
+static int scst_tgtt_mgmt_run(const struct scst_mgmt_table *t,
+			      struct scst_mgmt_line *line, void *object)
 {
-	struct scst_tgt_template *tgtt = ctx;
+	struct scst_tgt_template *tgtt = object;
 	const struct scst_mgmt_verb *v;
 
-	v = scst_mgmt_find_verb(&scst_tgtt_mgmt, line->argv[0]);
+	v = scst_mgmt_find_verb(t, line->argv[0]);
 	if (v && (v - scst_tgtt_verbs == SCST_TGTT_ADD_TARGET ?
 		  !!tgtt->add_target : !!tgtt->del_target))
 		return scst_mgmt_call(v, tgtt->name, line, tgtt);
@@ -90,13 +91,9 @@ static int scst_tgtt_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
 	return -EINVAL;
 }
 
-static ssize_t scst_tgtt_mgmt_store(struct kobject *kobj,
-				    struct kobj_attribute *attr,
-				    const char *buf, size_t count)
+static void *scst_tgtt_mgmt_object(struct kobject *kobj)
 {
-	/* not under scst_mutex: the driver registers targets itself */
-	return scst_mgmt_write(buf, count, scst_tgtt_mgmt_handler,
-			       SCST_MGMT_MAX_ARGS, scst_kobj_to_tgtt(kobj));
+	return scst_kobj_to_tgtt(kobj);
 }
 
 static ssize_t scst_tgtt_mgmt_show(struct kobject *kobj,
@@ -108,11 +105,19 @@ static ssize_t scst_tgtt_mgmt_show(struct kobject *kobj,
 			  "This target driver takes no mgmt commands");
 }
 
-static struct kobj_attribute scst_tgtt_mgmt_attr =
-	__ATTR(mgmt, 0644, scst_tgtt_mgmt_show, scst_tgtt_mgmt_store);
+static struct scst_mgmt_attr scst_tgtt_mgmt_attr = {
+	.kattr = SCST_MGMT_KATTR(scst_tgtt_mgmt_show),
+	.table = &scst_tgtt_mgmt,
+	.object = scst_tgtt_mgmt_object,
+	.run = scst_tgtt_mgmt_run,
+	/* the driver's own commands may take more words than ours */
+	.max_positional = SCST_MGMT_MAX_ARGS,
+	/* not under scst_mutex: the driver registers targets itself */
+	.unlocked = true,
+};
 
 static struct attribute *scst_tgtt_attrs[] = {
-	&scst_tgtt_mgmt_attr.attr,
+	&scst_tgtt_mgmt_attr.kattr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(scst_tgtt);
@@ -244,37 +249,30 @@ static const struct scst_mgmt_table scst_luns_mgmt = {
 	.what = "luns",
 };
 
-static int scst_luns_mgmt_handler(struct scst_mgmt_line *line, void *ctx)
+static int scst_luns_mgmt_run(const struct scst_mgmt_table *t,
+			      struct scst_mgmt_line *line, void *object)
 {
-	struct scst_acg *acg = ctx;
+	struct scst_acg *acg = object;
 	int ret;
 
-	ret = scst_mgmt_run(&scst_luns_mgmt, NULL, line, acg);
+	ret = scst_mgmt_run(t, NULL, line, acg);
 	if (!ret)
 		scst_tgt_reassign_sessions(acg->tgt);
 	return ret;
 }
 
-static ssize_t scst_luns_mgmt_store(struct kobject *kobj,
-				    struct kobj_attribute *attr,
-				    const char *buf, size_t count)
+static void *scst_luns_mgmt_object(struct kobject *kobj)
 {
-	return scst_locked_mgmt(buf, count, scst_luns_mgmt_handler,
-				scst_mgmt_max_positional(&scst_luns_mgmt),
-				scst_luns_kobj_to_acg(kobj));
+	return scst_luns_kobj_to_acg(kobj);
 }
 
-static ssize_t scst_luns_mgmt_show(struct kobject *kobj,
-				   struct kobj_attribute *attr, char *buf)
-{
-	ssize_t n = scst_mgmt_help(buf, PAGE_SIZE, &scst_luns_mgmt);
-
-	return n + sysfs_emit_at(buf, n,
-				 "\nThe following parameters available: read_only\n");
-}
-
-static struct kobj_attribute scst_luns_mgmt_attr =
-	__ATTR(mgmt, 0644, scst_luns_mgmt_show, scst_luns_mgmt_store);
+static struct scst_mgmt_attr scst_luns_mgmt_attr = {
+	.kattr = SCST_MGMT_KATTR(scst_mgmt_attr_show),
+	.table = &scst_luns_mgmt,
+	.object = scst_luns_mgmt_object,
+	.run = scst_luns_mgmt_run,
+	.help_extra = "\nThe following parameters available: read_only\n",
+};
 
 /* ---------------------------------------------------------------------- */
 /* luns/<lun>/                                                            */
@@ -433,35 +431,29 @@ static const struct scst_mgmt_table scst_ini_groups_mgmt = {
 	.what = "ini_groups",
 };
 
-static int scst_ini_groups_mgmt_handler(struct scst_mgmt_line *line,
-					void *ctx)
+static int scst_ini_groups_mgmt_run(const struct scst_mgmt_table *t,
+				    struct scst_mgmt_line *line, void *object)
 {
 	/* SCST's one usage line for both, whatever the command */
 	if (line->argc != 2 || line->nparams) {
 		pr_err("usage: create GROUP | del GROUP\n");
 		return -EINVAL;
 	}
-	return scst_mgmt_run(&scst_ini_groups_mgmt, NULL, line, ctx);
+	return scst_mgmt_run(t, NULL, line, object);
 }
 
-static ssize_t scst_ini_groups_mgmt_store(struct kobject *kobj,
-					  struct kobj_attribute *attr,
-					  const char *buf, size_t count)
+/* ini_groups/ is a directory of the target */
+static void *scst_ini_groups_mgmt_object(struct kobject *kobj)
 {
-	return scst_locked_mgmt(buf, count, scst_ini_groups_mgmt_handler,
-				scst_mgmt_max_positional(&scst_ini_groups_mgmt),
-				scst_kobj_to_tgt(kobj->parent));
+	return scst_kobj_to_tgt(kobj->parent);
 }
 
-static ssize_t scst_ini_groups_mgmt_show(struct kobject *kobj,
-					 struct kobj_attribute *attr, char *buf)
-{
-	return scst_mgmt_help(buf, PAGE_SIZE, &scst_ini_groups_mgmt);
-}
-
-static struct kobj_attribute scst_ini_groups_mgmt_attr =
-	__ATTR(mgmt, 0644, scst_ini_groups_mgmt_show,
-	       scst_ini_groups_mgmt_store);
+static struct scst_mgmt_attr scst_ini_groups_mgmt_attr = {
+	.kattr = SCST_MGMT_KATTR(scst_mgmt_attr_show),
+	.table = &scst_ini_groups_mgmt,
+	.object = scst_ini_groups_mgmt_object,
+	.run = scst_ini_groups_mgmt_run,
+};
 
 static int scst_initiators_add(const struct scst_mgmt_line *line, void *ctx)
 {
@@ -516,11 +508,11 @@ static const struct scst_mgmt_table scst_initiators_mgmt = {
 };
 
 /* One message for an unknown command and a wrong one, listing them all. */
-static int scst_initiators_mgmt_handler(struct scst_mgmt_line *line,
-					void *ctx)
+static int scst_initiators_mgmt_run(const struct scst_mgmt_table *t,
+				    struct scst_mgmt_line *line, void *object)
 {
 	const struct scst_mgmt_verb *v;
-	struct scst_acg *acg = ctx;
+	struct scst_acg *acg = object;
 	int ret;
 
 	if (line->nparams) {
@@ -528,7 +520,7 @@ static int scst_initiators_mgmt_handler(struct scst_mgmt_line *line,
 		       line->params[0].key);
 		return -EINVAL;
 	}
-	v = scst_mgmt_find_verb(&scst_initiators_mgmt, line->argv[0]);
+	v = scst_mgmt_find_verb(t, line->argv[0]);
 	if (!v || !scst_mgmt_usage_ok(v, line)) {
 		pr_err("bad initiators mgmt command '%s' (add NAME, del NAME, move NAME GROUP, clear)\n",
 		       line->argv[0]);
@@ -540,24 +532,18 @@ static int scst_initiators_mgmt_handler(struct scst_mgmt_line *line,
 	return ret;
 }
 
-static ssize_t scst_initiators_mgmt_store(struct kobject *kobj,
-					  struct kobj_attribute *attr,
-					  const char *buf, size_t count)
+/* initiators/ is a directory of the group */
+static void *scst_initiators_mgmt_object(struct kobject *kobj)
 {
-	return scst_locked_mgmt(buf, count, scst_initiators_mgmt_handler,
-				scst_mgmt_max_positional(&scst_initiators_mgmt),
-				scst_kobj_to_acg(kobj->parent));
+	return scst_kobj_to_acg(kobj->parent);
 }
 
-static ssize_t scst_initiators_mgmt_show(struct kobject *kobj,
-					 struct kobj_attribute *attr, char *buf)
-{
-	return scst_mgmt_help(buf, PAGE_SIZE, &scst_initiators_mgmt);
-}
-
-static struct kobj_attribute scst_initiators_mgmt_attr =
-	__ATTR(mgmt, 0644, scst_initiators_mgmt_show,
-	       scst_initiators_mgmt_store);
+static struct scst_mgmt_attr scst_initiators_mgmt_attr = {
+	.kattr = SCST_MGMT_KATTR(scst_mgmt_attr_show),
+	.table = &scst_initiators_mgmt,
+	.object = scst_initiators_mgmt_object,
+	.run = scst_initiators_mgmt_run,
+};
 
 static ssize_t scst_acn_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
@@ -794,7 +780,7 @@ int scst_sysfs_acg_add(struct scst_acg *acg)
 	acg->luns_kobj = kobject_create_and_add("luns", &acg->kobj);
 	if (!acg->luns_kobj)
 		goto del;
-	ret = sysfs_create_file(acg->luns_kobj, &scst_luns_mgmt_attr.attr);
+	ret = sysfs_create_file(acg->luns_kobj, &scst_luns_mgmt_attr.kattr.attr);
 	if (ret)
 		goto put_luns;
 	ret = -ENOMEM;
@@ -803,7 +789,7 @@ int scst_sysfs_acg_add(struct scst_acg *acg)
 	if (!acg->initiators_kobj)
 		goto put_luns;
 	ret = sysfs_create_file(acg->initiators_kobj,
-				&scst_initiators_mgmt_attr.attr);
+				&scst_initiators_mgmt_attr.kattr.attr);
 	if (ret)
 		goto put_initiators;
 	return 0;
@@ -1192,7 +1178,7 @@ int scst_sysfs_tgt_add(struct scst_tgt *tgt)
 	if (!tgt->luns_kobj)
 		goto del;
 	tgt->default_acg->luns_kobj = tgt->luns_kobj;
-	ret = sysfs_create_file(tgt->luns_kobj, &scst_luns_mgmt_attr.attr);
+	ret = sysfs_create_file(tgt->luns_kobj, &scst_luns_mgmt_attr.kattr.attr);
 	if (ret)
 		goto put_luns;
 	ret = -ENOMEM;
@@ -1201,7 +1187,7 @@ int scst_sysfs_tgt_add(struct scst_tgt *tgt)
 	if (!tgt->ini_groups_kobj)
 		goto put_luns;
 	ret = sysfs_create_file(tgt->ini_groups_kobj,
-				&scst_ini_groups_mgmt_attr.attr);
+				&scst_ini_groups_mgmt_attr.kattr.attr);
 	if (ret)
 		goto put_ini_groups;
 	ret = -ENOMEM;
