@@ -387,8 +387,30 @@ struct scst_pr_scst_choice {
 	struct scst_pr_scst_err bak_err;
 };
 
+/*
+ * cluster_mode (scst_pr_wire.c): a state in lock value blocks of this
+ * length, the same on every node. A notice block holds this many kinds
+ * of notice (a unit attention with or without an abort); a PR OUT makes
+ * at most three.
+ */
+#define SCST_PR_WIRE_LVB_LEN		256
+#define SCST_PR_WIRE_MAX_NOTE_GROUPS	11
+
+/**
+ * struct scst_pr_wire_hdr - what a header block says besides the state
+ * @seq: the update's sequence number, one up per update
+ * @digest: of the registrant blocks of that update, in index order
+ * @node: the DLM node id of the node that wrote it
+ */
+struct scst_pr_wire_hdr {
+	u64 seq;
+	u64 digest;
+	u32 node;
+};
+
 /* ---------------------------------------------------------------------- */
-/* Functions (kerneldoc in scst_pr.c, scst_pr_file.c, scst_pr_scst_file.c) */
+/* Functions (kerneldoc in scst_pr.c, scst_pr_file.c, scst_pr_scst_file.c,  */
+/* scst_pr_wire.c)                                                         */
 /* ---------------------------------------------------------------------- */
 
 int scst_pr_tid_parse(const u8 *buf, size_t len, struct scst_pr_tid *out);
@@ -451,5 +473,20 @@ void scst_pr_scst_choose(const u8 *main, size_t main_len, const u8 *bak,
 			 struct scst_pr_scst_choice *c);
 int scst_pr_scst_res_text(const struct scst_pr_state *st, char *buf,
 			  size_t size);
+
+void scst_pr_wire_put_reg(const struct scst_pr_registrant *r, u8 *lvb);
+int scst_pr_wire_get_reg(const u8 *lvb, struct scst_pr_registrant *r);
+void scst_pr_wire_put_hdr(const struct scst_pr_state *st, u64 seq, u32 node,
+			  u8 *lvb);
+int scst_pr_wire_get_hdr(const u8 *lvb, struct scst_pr_wire_hdr *hdr,
+			 struct scst_pr_state *st);
+int scst_pr_wire_get_state(const u8 *hdr_lvb, const u8 *reg_lvb,
+			   unsigned int nblocks, struct scst_pr_wire_hdr *hdr,
+			   struct scst_pr_state *st);
+int scst_pr_wire_put_notes(const struct scst_pr_state *base,
+			   const struct scst_pr_effects *eff, u64 seq,
+			   u64 base_seq, u8 *lvb);
+int scst_pr_wire_get_notes(const u8 *lvb, const struct scst_pr_state *base,
+			   u64 base_seq, u64 seq, struct scst_pr_effects *eff);
 
 #endif /* __SCST_PR_H */

@@ -400,6 +400,69 @@ seed('alua_stpg', 'transitioning', alua([(1, 0x0f, 1), (2, 3, 0)], 0, 32,
                                         [0, 0, 0, 0, 0, 0, 0, 1]))
 
 
+# ---- pr_wire: count, header, notices, registrant blocks (scst_pr_wire.c) ----
+LVB = 256
+
+
+def fnv64(h, data):
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+    return h
+
+
+def iscsi_tid(name):
+    n = name.lower().encode() + b'\0'
+    n += bytes(-len(n) % 4)
+    n += bytes(max(0, 20 - len(n)))
+    return bytes([0x05, 0]) + be16(len(n)) + n
+
+
+def wire_reg(key, tid, rel, all_tg_pt):
+    b = be32(0x53505252) + bytes([1, 1 if all_tg_pt else 0]) + be16(rel)
+    b += be64(key) + be16(len(tid)) + tid
+    return b + bytes(LVB - len(b))
+
+
+def wire_state(regs, typ, holder, aptpl, gen, seq, node=1):
+    blocks = [wire_reg(k, t, r, a) for k, t, r, a in regs]
+    h = 0xcbf29ce484222325
+    for b in blocks:
+        h = fnv64(h, b)
+    hdr = be32(0x53505253) + bytes([1, 1 if aptpl else 0, typ, 0])
+    hdr += be16(holder) + be16(len(regs)) + be32(gen) + be64(seq)
+    hdr += be64(h) + be32(node)
+    return hdr + bytes(LVB - len(hdr)), blocks
+
+
+def wire_notes(groups, seq, base_seq):
+    b = be32(0x5350524e) + bytes([1, len(groups), 0, 0]) + be64(seq)
+    b += be64(base_seq)
+    for ua, abort, idxs in groups:
+        bits = bytearray(16)
+        for i in idxs:
+            bits[i // 8] |= 1 << (i % 8)
+        b += be32(ua) + bytes([1 if abort else 0]) + bytes(bits)
+    return b + bytes(LVB - len(b))
+
+
+def wire_seed(name, regs, typ, holder, aptpl, notes, nblocks=None):
+    hdr, blocks = wire_state(regs, typ, holder, aptpl, 7, 5)
+    n = len(regs) if nblocks is None else nblocks
+    seed('pr_wire', name, bytes([n]) + hdr + notes + b''.join(blocks))
+
+
+FENCE = [(0xa, iscsi_tid('iqn.x:a'), 1, False),
+         (0xb, iscsi_tid('iqn.x:b'), 2, False),
+         (0xc, iscsi_tid('iqn.x:c'), 1, True)]
+wire_seed('empty', [], 0, 0, False, bytes(LVB))
+wire_seed('fence-scsi', FENCE, 5, 0, True,
+          wire_notes([(0x062a05, True, [1])], 6, 5))
+wire_seed('all-registrants', FENCE, 8, 0xffff, False,
+          wire_notes([(0x062a04, False, [1, 2]), (0x062a05, True, [0])],
+                     6, 5))
+wire_seed('short-read', FENCE, 5, 0, True, bytes(LVB), nblocks=2)
+
+
 def main():
     for h, items in seeds.items():
         d = os.path.join(top, 'corpus', h)
