@@ -211,6 +211,7 @@ struct vdisk_dev {
 	bool opt_trans_len_set;
 	bool read_zero;
 	bool dummy;
+	bool cluster_mode_asked;	/* add_device's cluster_mode=1 */
 
 	struct percpu_ref media_ref;
 	struct completion media_idle;

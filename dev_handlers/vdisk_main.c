@@ -77,6 +77,36 @@ static void vdisk_note_bind_alua_state(const struct vdisk_dev *vdev)
 		vdev->name);
 }
 
+static int vdisk_del_device(const struct vdisk_backend *be, const char *name);
+
+/*
+ * cluster_mode on or off (Documentation/ha.md), under cfg_mutex:
+ * t10_dev_id, the device's name in the cluster, stays as it is while it
+ * is on (vdisk_ident_store()).
+ */
+static int vdisk_cluster_mode_set(struct scst_device *dev, bool on)
+{
+	struct vdisk_dev *vdev = dev->dh_priv;
+	char id[VDISK_T10_DEV_ID_LEN + 1];
+	bool id_set;
+	int ret;
+
+	mutex_lock(&vdev->cfg_mutex);
+	spin_lock(&vdev->ident_lock);
+	memcpy(id, vdev->ident.t10_dev_id, sizeof(id));
+	id_set = vdev->ident.set & (1u << VDISK_ID_T10_DEV_ID);
+	spin_unlock(&vdev->ident_lock);
+	if (on && !id_set) {
+		pr_err("%s: cluster_mode: set t10_dev_id first, the same on every node\n",
+		       dev->name);
+		ret = -EINVAL;
+	} else {
+		ret = scst_pr_cluster_set(dev, on, id);
+	}
+	mutex_unlock(&vdev->cfg_mutex);
+	return ret;
+}
+
 /**
  * vdisk_parse_params() - apply the add_device parameters to a new device
  * @vdev: the device
@@ -131,6 +161,7 @@ static int vdisk_parse_params(struct vdisk_dev *vdev, enum vdisk_kind kind,
 	vdev->opt_trans_len_set = p->opt_trans_len_set;
 	vdev->read_zero = p->read_zero;
 	vdev->dummy = p->dummy;
+	vdev->cluster_mode_asked = p->cluster_mode;
 	vdev->ident = p->ident;
 	/* a node this host has: what SCST's numa_node_id names */
 	if (vdev->numa_node_id >= 0 &&
@@ -531,6 +562,14 @@ static int vdisk_add_device(struct scst_dev_type *dt,
 		vdev->nv_cache ? ", nv_cache" :
 		vdev->write_through ? ", write through" : "");
 	mutex_unlock(&vdisk_mutex);
+	/* not under vdisk_mutex: joining the cluster waits for it */
+	if (vdev->cluster_mode_asked) {
+		ret = vdisk_cluster_mode_set(dev, true);
+		if (ret) {
+			vdisk_del_device(be, name);
+			return ret;
+		}
+	}
 	return 0;
 
 unlock:
@@ -792,7 +831,12 @@ static ssize_t vdisk_ident_store(struct kobject *kobj,
 		val[count - 1] = '\0';
 	mutex_lock(&vdev->cfg_mutex);
 	*id = vdev->ident;
-	ret = vdisk_identity_set(id, a, val, why, sizeof(why));
+	if (a == VDISK_ID_T10_DEV_ID && scst_pr_cluster_on(dev)) {
+		ret = -EBUSY;
+		strscpy(why, "fixed while cluster_mode is on", sizeof(why));
+	} else {
+		ret = vdisk_identity_set(id, a, val, why, sizeof(why));
+	}
 	if (!ret) {
 		spin_lock(&vdev->ident_lock);
 		vdev->ident = *id;
@@ -1039,11 +1083,12 @@ static ssize_t vdisk_dummy_show(struct kobject *kobj,
 	return vdisk_emit_bool(buf, vdisk_kobj_vdev(kobj)->dummy, false);
 }
 
-/* cluster_mode: 0 is what every device does; 1 is refused (issue 34) */
+/* cluster_mode (Documentation/ha.md): PR state shared by the cluster */
 static ssize_t vdisk_cluster_mode_show(struct kobject *kobj,
 				       struct kobj_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "0\n");
+	return vdisk_emit_bool(buf, scst_pr_cluster_on(scst_kobj_to_dev(kobj)),
+			       false);
 }
 
 static ssize_t vdisk_cluster_mode_store(struct kobject *kobj,
@@ -1052,15 +1097,19 @@ static ssize_t vdisk_cluster_mode_store(struct kobject *kobj,
 {
 	struct scst_device *dev = scst_kobj_to_dev(kobj);
 	char *v = vdisk_attr_val(buf, count);
-	const char *why;
+	bool on;
+	int ret;
 
 	if (!v)
 		return -ENOMEM;
-	why = vdisk_unsupported_param("cluster_mode", v);
-	if (why)
-		pr_err("%s: cluster_mode=%.*s: %s\n", dev->name, 32, v, why);
+	ret = kstrtobool(v, &on);
+	if (ret)
+		pr_err("%s: cluster_mode=%.*s: must be 0 or 1\n", dev->name, 32,
+		       v);
 	kfree(v);
-	return why ? -EINVAL : count;
+	if (!ret)
+		ret = vdisk_cluster_mode_set(dev, on);
+	return ret ?: count;
 }
 
 /*

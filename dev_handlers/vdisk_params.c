@@ -35,27 +35,28 @@ static const char *const vdisk_id_names[VDISK_ID_NR] = {
  * (vdisk_unsupported_param()), so that a file written for SCST says what
  * is missing rather than "unknown parameter"
  */
-#define VDISK_REFUSED_PARAMS "cluster_mode", "dif_mode", "dif_type", \
-	"dif_static_app_tag"
+#define VDISK_REFUSED_PARAMS "dif_mode", "dif_type", "dif_static_app_tag"
 
 const char *const vdisk_blockio_params[] = {
 	"filename", "blocksize", "read_only", "nv_cache", "write_through",
 	"thin_provisioned", "rotational", "removable", VDISK_ID_PARAMS,
 	"active", "bind_alua_state", "numa_node_id", "lb_per_pb_exp",
-	"opt_trans_len", VDISK_REFUSED_PARAMS, "dif_filename", NULL,
+	"opt_trans_len", "cluster_mode", VDISK_REFUSED_PARAMS, "dif_filename",
+	NULL,
 };
 
 const char *const vdisk_fileio_params[] = {
 	"filename", "blocksize", "read_only", "nv_cache", "write_through",
 	"o_direct", "async", "thin_provisioned", "rotational", "removable",
 	VDISK_ID_PARAMS, "active", "numa_node_id", "lb_per_pb_exp",
-	"opt_trans_len", VDISK_REFUSED_PARAMS, "dif_filename", NULL,
+	"opt_trans_len", "cluster_mode", VDISK_REFUSED_PARAMS, "dif_filename",
+	NULL,
 };
 
 const char *const vdisk_nullio_params[] = {
 	"size", "size_mb", "blocksize", "read_only", "thin_provisioned",
 	"rotational", "removable", VDISK_ID_PARAMS, "dummy", "read_zero",
-	"numa_node_id", "lb_per_pb_exp", "opt_trans_len",
+	"numa_node_id", "lb_per_pb_exp", "opt_trans_len", "cluster_mode",
 	VDISK_REFUSED_PARAMS, NULL,
 };
 
@@ -412,7 +413,7 @@ static int vdisk_params_refused(struct vdisk_params *p, const char *name,
 
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		v = scst_mgmt_get_param(line, keys[i]);
-		why = v ? vdisk_unsupported_param(keys[i], v) : NULL;
+		why = v ? vdisk_unsupported_param(keys[i]) : NULL;
 		if (why)
 			return vdisk_params_fail(p, name, keys[i], v, why);
 	}
@@ -527,7 +528,9 @@ int vdisk_params_parse(const char *name, enum vdisk_kind kind,
 			       &p->lb_per_pb_exp, NULL) ?:
 	      vdisk_param_bool(p, name, line, "read_zero", &p->read_zero,
 			       NULL) ?:
-	      vdisk_param_bool(p, name, line, "dummy", &p->dummy, NULL);
+	      vdisk_param_bool(p, name, line, "dummy", &p->dummy, NULL) ?:
+	      vdisk_param_bool(p, name, line, "cluster_mode", &p->cluster_mode,
+			       NULL);
 	if (ret)
 		return ret;
 
@@ -547,26 +550,27 @@ int vdisk_params_parse(const char *name, enum vdisk_kind kind,
 		p->opt_trans_len_set = true;
 	}
 
-	return vdisk_params_ident(p, name, line);
+	ret = vdisk_params_ident(p, name, line);
+	if (ret)
+		return ret;
+	/* SCST's rule: every node names the device's lockspace after it */
+	if (p->cluster_mode && !(p->ident.set & (1u << VDISK_ID_T10_DEV_ID)))
+		return vdisk_params_fail(p, name, "cluster_mode", "1",
+					 "set t10_dev_id too, the same on every node");
+	return 0;
 }
 
 /**
  * vdisk_unsupported_param() - why an SCST parameter cannot be honoured
  * @key: the parameter (or attribute) name
- * @val: its value
  *
- * cluster_mode=1 needs persistent reservations shared between the nodes
- * of a cluster (issue 34); cluster_mode=0 is what every device does. The
- * dif_* parameters ask for T10 protection information (SBC-3 4.22), which
- * neither the core nor the back ends carry.
+ * The dif_* parameters ask for T10 protection information (SBC-3 4.22),
+ * which neither the core nor the back ends carry, whatever their value.
  *
- * Return: the reason to log, or NULL when @key=@val is supported.
+ * Return: the reason to log, or NULL when @key is supported.
  */
-const char *vdisk_unsupported_param(const char *key, const char *val)
+const char *vdisk_unsupported_param(const char *key)
 {
-	if (!strcmp(key, "cluster_mode"))
-		return strcmp(val, "0") ?
-			"cluster_mode: not supported yet (issue 34)" : NULL;
 	if (!strncmp(key, "dif_", 4))
 		return "T10 protection information (DIF) is not supported";
 	return NULL;

@@ -190,6 +190,7 @@ struct vdisk_params {
 	bool opt_trans_len_set;
 	bool read_zero;
 	bool dummy;
+	bool cluster_mode;
 	struct vdisk_identity ident;
 	char err[VDISK_PARAMS_ERR_LEN];
 };
@@ -206,7 +207,7 @@ int vdisk_parse_numa_node(const char *v, int *node, const char **why);
 int vdisk_parse_new_size(const char *v, unsigned int shift, u32 block_size,
 			 u64 *out, const char **why);
 u8 vdisk_lbppbe(bool lb_per_pb_exp, u32 phys_block_size, u32 block_size);
-const char *vdisk_unsupported_param(const char *key, const char *val);
+const char *vdisk_unsupported_param(const char *key);
 int vdisk_geometry(const char *name, const char *what, u64 backing_size,
 		   u32 block_size, bool size_set, u64 *size, char *err,
 		   size_t errlen);

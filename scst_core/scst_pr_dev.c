@@ -37,7 +37,7 @@ static bool scst_pr_in_use(const struct scst_pr_state *st)
 void scst_pr_update_active(struct scst_device *dev)
 {
 	WRITE_ONCE(dev->pr_active,
-		   dev->pr_unknown || scst_pr_in_use(dev->pr));
+		   scst_pr_unknown_now(dev) || scst_pr_in_use(dev->pr));
 }
 
 /**
@@ -98,6 +98,7 @@ int scst_pr_dev_init(struct scst_device *dev)
 		return -ENOMEM;
 	scst_pr_state_init(dev->pr);
 	mutex_init(&dev->pr_mutex);
+	mutex_init(&dev->pr_cl_mutex);
 	spin_lock_init(&dev->pr_lock);
 	/*
 	 * In a kworker, as the PERSISTENT RESERVE OUT that writes the file
@@ -115,6 +116,7 @@ int scst_pr_dev_init(struct scst_device *dev)
 
 void scst_pr_dev_free(struct scst_device *dev)
 {
+	scst_pr_cluster_dev_gone(dev);
 	kvfree(dev->pr);
 	dev->pr = NULL;
 	kfree(dev->pr_unknown_why);
@@ -154,7 +156,8 @@ void scst_pr_sess_init(struct scst_session *sess)
  * @cmd: the command, parsed, its device set
  *
  * Return: SCST_RES_OK, SCST_RES_CONFLICT (RESERVATION CONFLICT) or
- * SCST_RES_NOT_READY (the state is unknown: scst_pr_set_unknown()).
+ * SCST_RES_NOT_READY (the state is unknown: scst_pr_set_unknown(), or
+ * this node is not in step with its cluster: scst_pr_cluster.c).
  */
 enum scst_res_verdict scst_pr_cmd_check(struct scst_cmd *cmd)
 {
@@ -164,7 +167,7 @@ enum scst_res_verdict scst_pr_cmd_check(struct scst_cmd *cmd)
 	if (!READ_ONCE(dev->pr_active))
 		return SCST_RES_OK;
 	spin_lock(&dev->pr_lock);
-	if (unlikely(dev->pr_unknown))
+	if (unlikely(scst_pr_unknown_now(dev)))
 		ret = scst_pr_unknown_allows(cmd->cdb, cmd->cdb_len) ?
 		      SCST_RES_OK : SCST_RES_NOT_READY;
 	else if (scst_pr_conflicts_facts(dev->pr, &cmd->sess->pr_nexus,
@@ -290,13 +293,7 @@ static bool scst_pr_port_exists(u16 rel_tgt_id, void *ctx)
  * command fails with nothing changed instead of succeeding without its
  * unit attentions or aborts.
  */
-struct scst_pr_nexuses {
-	struct scst_tgt_dev **tds;	/* referenced; NULL when n == 0 */
-	struct scst_tgt_dev **ab;	/* PREEMPT AND ABORT's, from tds */
-	unsigned int n;
-};
-
-static void scst_pr_nexuses_put(struct scst_pr_nexuses *nx)
+void scst_pr_nexuses_put(struct scst_pr_nexuses *nx)
 {
 	unsigned int i;
 
@@ -307,8 +304,7 @@ static void scst_pr_nexuses_put(struct scst_pr_nexuses *nx)
 	memset(nx, 0, sizeof(*nx));
 }
 
-static int scst_pr_nexuses_get(struct scst_device *dev,
-			       struct scst_pr_nexuses *nx)
+int scst_pr_nexuses_get(struct scst_device *dev, struct scst_pr_nexuses *nx)
 {
 	nx->ab = NULL;
 	nx->tds = scst_dev_get_tgt_devs(dev, &nx->n);
@@ -331,11 +327,12 @@ static int scst_pr_nexuses_get(struct scst_device *dev,
  * of @nx whose session's I_T nexus a notice's registrant matches: its
  * unit attention (SPC-4 §5.9.7-5.9.11), and for PREEMPT AND ABORT the
  * abort of its tasks (SPC-4 §5.9.11.5). Drops every reference of @nx and
- * frees it. Return how many commands were aborted.
+ * frees it. @cmd: the PERSISTENT RESERVE OUT, or NULL for another node's.
+ * Return how many commands were aborted.
  */
-static unsigned int scst_pr_apply(struct scst_cmd *cmd,
-				  const struct scst_pr_effects *eff,
-				  struct scst_pr_nexuses *nx)
+unsigned int scst_pr_apply(struct scst_cmd *cmd,
+			   const struct scst_pr_effects *eff,
+			   struct scst_pr_nexuses *nx)
 {
 	unsigned int i, j, nab = 0, aborted = 0;
 
@@ -365,7 +362,8 @@ static unsigned int scst_pr_apply(struct scst_cmd *cmd,
 		 * Aborted commands waiting in the task set behind this one
 		 * must be able to start (and end as aborted) while we wait.
 		 */
-		scst_dev_task_set_done(cmd);
+		if (cmd)
+			scst_dev_task_set_done(cmd);
 		aborted = scst_abort_nexuses_and_wait(nx->ab, nab);
 	}
 	kfree(nx->ab);
@@ -398,6 +396,15 @@ static u8 *scst_pr_out_data(struct scst_cmd *cmd, u32 *len)
 	return data;
 }
 
+/* A device in cluster_mode could not take part: BUSY to retry, or fail closed. */
+static void scst_pr_cl_refused(struct scst_cmd *cmd, int err)
+{
+	if (err == -ETIMEDOUT || err == -EAGAIN || err == -ENOMEM)
+		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
+	else
+		scst_set_cmd_error(cmd, SCST_SENSE_NOT_READY_MANUAL);
+}
+
 /*
  * SPC-4 §6.16: PERSISTENT RESERVE OUT, on scst_exec_wq (it sleeps: the
  * mutex, the APTPL file, the wait for aborted commands). The state is
@@ -407,6 +414,13 @@ static u8 *scst_pr_out_data(struct scst_cmd *cmd, u32 *len)
  * put back, as if it had not run. (Between the change and the put-back,
  * under pr_mutex, the conflict check and PERSISTENT RESERVE IN may see the
  * new state: the same window a state change that succeeds has.)
+ *
+ * In cluster_mode (scst_pr_cluster.c) the cluster module first takes the
+ * cluster-wide lock and brings the state up to date; a change is then
+ * published to the other nodes before the APTPL file is written (and
+ * published back if the file fails), and the command completes once every
+ * other node has applied it, its aborts included (out_end), or fails
+ * with INTERNAL TARGET FAILURE when one did not say so in time.
  */
 void scst_pr_out_exec(struct scst_cmd *cmd)
 {
@@ -417,15 +431,18 @@ void scst_pr_out_exec(struct scst_cmd *cmd)
 		.cdb_len = cmd->cdb_len,
 		.port_exists = scst_pr_port_exists,
 	};
+	const struct scst_pr_cluster_ops *clops;
 	struct scst_pr_port port = { };
 	struct scst_pr_nexuses nx = { };
 	struct scst_pr_state *old = NULL;
 	struct scst_pr_effects *eff;
 	struct scst_cdb_err err;
 	unsigned int aborted = 0;
+	bool published = false;
+	int ret, cl_ret = 0;
 	u8 *data = NULL;
+	void *cl;
 	u32 len;
-	int ret;
 
 	if (!cmd->sess->pr_nexus.tid.len) {
 		scst_set_cmd_error(cmd, SCST_SENSE_INSUFFICIENT_REG_RESOURCES);
@@ -444,12 +461,22 @@ void scst_pr_out_exec(struct scst_cmd *cmd)
 	if ((cmd->cdb[1] & 0x1f) == SCST_PR_OUT_REGISTER_AND_MOVE)
 		scst_pr_port_lookup(&port, data, len);
 
+	mutex_lock(&dev->pr_cl_mutex);
+	cl = dev->pr_cl;
+	clops = dev->pr_cl_ops;
+	if (cl) {
+		cl_ret = clops->out_begin(cl);
+		if (cl_ret) {
+			mutex_unlock(&dev->pr_cl_mutex);
+			scst_pr_cl_refused(cmd, cl_ret);
+			goto free;
+		}
+	}
 	mutex_lock(&dev->pr_mutex);
-	if (unlikely(dev->pr_unknown)) {
+	if (unlikely(scst_pr_unknown_now(dev))) {
 		/* refused on arrival; never change or write an unknown state */
-		mutex_unlock(&dev->pr_mutex);
 		scst_set_cmd_error(cmd, SCST_SENSE_NOT_READY_MANUAL);
-		goto free;
+		goto unlock;
 	}
 	/* pr_mutex keeps writers out: the copy needs no pr_lock */
 	memcpy(old, dev->pr, sizeof(*old));
@@ -461,20 +488,34 @@ void scst_pr_out_exec(struct scst_cmd *cmd)
 		scst_res_changed(dev);
 	if (!ret && eff->n && scst_pr_nexuses_get(dev, &nx)) {
 		scst_pr_restore(dev, old);
-		mutex_unlock(&dev->pr_mutex);
 		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
-		goto free;
+		goto unlock;
+	}
+	if (cl && !ret && eff->changed) {
+		cl_ret = clops->out_publish(cl, old, dev->pr, eff);
+		if (cl_ret) {
+			scst_pr_restore(dev, old);
+			scst_pr_nexuses_put(&nx);
+			scst_set_cmd_error(cmd, SCST_SENSE_HARDWARE_ERROR);
+			goto unlock;
+		}
+		published = true;
 	}
 	if (!ret && eff->persist != SCST_PR_PERSIST_NONE &&
 	    scst_pr_aptpl_persist(dev, eff->persist)) {
+		/* the state goes back, on the other nodes too; no notice */
+		if (published)
+			clops->out_publish(cl, dev->pr, old, NULL);
 		scst_pr_restore(dev, old);
-		mutex_unlock(&dev->pr_mutex);
 		scst_set_cmd_error(cmd, SCST_SENSE_HARDWARE_ERROR);
-		/* the state was put back: no notice goes out */
 		scst_pr_nexuses_put(&nx);
-		goto free;
+		goto unlock;
 	}
+	if (cl)
+		cl_ret = clops->out_end(cl);
+	cl = NULL;
 	mutex_unlock(&dev->pr_mutex);
+	mutex_unlock(&dev->pr_cl_mutex);
 
 	if (ret < 0) {
 		scst_set_cmd_error_from(cmd, &err);
@@ -486,7 +527,16 @@ void scst_pr_out_exec(struct scst_cmd *cmd)
 		if ((cmd->cdb[1] & 0x1f) == SCST_PR_OUT_PREEMPT_AND_ABORT)
 			pr_info("%s: %s: PREEMPT AND ABORT aborted %u commands\n",
 				dev->name, cmd->sess->sess_name, aborted);
+		/* taken effect here, not known to have everywhere */
+		if (cl_ret)
+			scst_set_cmd_error(cmd, SCST_SENSE_HARDWARE_ERROR);
 	}
+	goto free;
+unlock:
+	if (cl)
+		clops->out_end(cl);
+	mutex_unlock(&dev->pr_mutex);
+	mutex_unlock(&dev->pr_cl_mutex);
 free:
 	kvfree(data);
 	kvfree(old);
@@ -500,7 +550,10 @@ ssize_t scst_pr_dev_show(struct scst_device *dev, char *buf)
 
 	/* pr_lock, not pr_mutex: a reader never waits for the APTPL file */
 	spin_lock(&dev->pr_lock);
-	if (unlikely(dev->pr_unknown))
+	if (unlikely(!dev->pr_unknown && scst_pr_unknown_now(dev)))
+		len = scnprintf(buf, PAGE_SIZE,
+				"cluster: not in step with the other nodes (joining, recovery or no quorum): commands that a reservation could restrict get NOT READY\n");
+	else if (unlikely(dev->pr_unknown))
 		len = scnprintf(buf, PAGE_SIZE,
 				"state unknown: %s\nwrite 1 to pr_file_reset to discard the APTPL file and start with no reservations\n",
 				dev->pr_unknown_why ?: "the APTPL file could not be read");

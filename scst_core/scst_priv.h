@@ -440,6 +440,80 @@ void scst_pr_aptpl_load(struct scst_device *dev);
 int scst_pr_file_reset(struct scst_device *dev);
 
 /*
+ * The I_T_L nexuses a PERSISTENT RESERVE OUT's notices go to: every one
+ * of the device's, referenced, and room for the PREEMPT AND ABORT list
+ * (scst_pr_dev.c).
+ */
+struct scst_pr_nexuses {
+	struct scst_tgt_dev **tds;	/* referenced; NULL when n == 0 */
+	struct scst_tgt_dev **ab;	/* PREEMPT AND ABORT's, from tds */
+	unsigned int n;
+};
+
+int scst_pr_nexuses_get(struct scst_device *dev, struct scst_pr_nexuses *nx);
+void scst_pr_nexuses_put(struct scst_pr_nexuses *nx);
+unsigned int scst_pr_apply(struct scst_cmd *cmd,
+			   const struct scst_pr_effects *eff,
+			   struct scst_pr_nexuses *nx);
+
+/*
+ * Whether the device's PR state is not known here: its APTPL file could
+ * not be read, or (cluster_mode) this node is not in step with its
+ * cluster. pr_lock held, or a racy read that is checked again under it.
+ */
+static inline bool scst_pr_unknown_now(const struct scst_device *dev)
+{
+	return dev->pr_unknown || dev->pr_cl_blocked || dev->pr_cl_joining;
+}
+
+/*
+ * scst_pr_cluster.c: cluster_mode. The cluster module (scst_cluster.ko,
+ * over the kernel's DLM) registers these; every op runs in process
+ * context and waits for the other nodes for a bounded time only.
+ * @join: join the lockspace of the device named @cluster_id in cluster
+ *	@cluster_name (NULL: any), take the cluster's state
+ *	(scst_pr_cluster_adopt()) or publish this node's when it is the
+ *	first; returns the module's object of the device in @cl, or an
+ *	errno after logging what is missing
+ * @leave: leave it; @cl is gone after
+ * @out_begin: a PERSISTENT RESERVE OUT starts: take the cluster-wide PR
+ *	lock and bring the state up to date (before pr_mutex); 0, or an
+ *	errno (-ETIMEDOUT: try again later) with nothing held
+ * @out_publish: make @st, changed from @old by the command whose notices
+ *	are @eff (NULL: none), the cluster's (pr_mutex held); 0 or -EIO,
+ *	the cluster's state then being @old
+ * @out_end: tell the other nodes, wait until each applied what was
+ *	published, release the lock; 0, or -ETIMEDOUT when a node did not
+ *	confirm in time (it then fails closed when it learns of it)
+ */
+struct scst_pr_cluster_ops {
+	struct module *owner;
+	int (*join)(struct scst_device *dev, const char *cluster_id,
+		    const char *cluster_name, void **cl);
+	void (*leave)(void *cl);
+	int (*out_begin)(void *cl);
+	int (*out_publish)(void *cl, const struct scst_pr_state *old,
+			   const struct scst_pr_state *st,
+			   const struct scst_pr_effects *eff);
+	int (*out_end)(void *cl);
+};
+
+/* The root attribute cluster_name: corosync's totem.cluster_name. */
+#define SCST_CLUSTER_NAME_MAX	63
+
+int scst_pr_cluster_register(const struct scst_pr_cluster_ops *ops);
+void scst_pr_cluster_unregister(const struct scst_pr_cluster_ops *ops);
+void scst_pr_cluster_block(struct scst_device *dev, bool blocked);
+void scst_pr_cluster_snapshot(struct scst_device *dev,
+			      struct scst_pr_state *st);
+unsigned int scst_pr_cluster_adopt(struct scst_device *dev,
+				   const struct scst_pr_state *st,
+				   const struct scst_pr_effects *eff);
+void scst_pr_cluster_dev_gone(struct scst_device *dev);
+void scst_cluster_name_get(char *buf, size_t size);
+int scst_cluster_name_set(const char *name, size_t len);
+
+/*
  * A reservation changed so that commands may now conflict (or the
  * persistent reservation state became known): commands admitted before
  * are checked again before ->exec(). After the change, so that a command

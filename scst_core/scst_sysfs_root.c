@@ -271,6 +271,30 @@ static ssize_t setup_id_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return count;
 }
 
+/* corosync's totem.cluster_name, for cluster_mode (Documentation/ha.md) */
+static ssize_t cluster_name_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	char name[SCST_CLUSTER_NAME_MAX + 1];
+
+	scst_cluster_name_get(name, sizeof(name));
+	return scst_sysfs_emit_key(buf, sysfs_emit(buf, "%s\n", name),
+				   name[0]);
+}
+
+static ssize_t cluster_name_store(struct kobject *kobj,
+				  struct kobj_attribute *attr, const char *buf,
+				  size_t count)
+{
+	size_t len = count && buf[count - 1] == '\n' ? count - 1 : count;
+	int ret = scst_cluster_name_set(buf, len);
+
+	if (ret)
+		pr_err("cluster_name: '%.*s': up to %d letters, digits, '-', '_' or '.'\n",
+		       (int)min_t(size_t, len, 80), buf, SCST_CLUSTER_NAME_MAX);
+	return ret ?: count;
+}
+
 static ssize_t threads_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
@@ -341,6 +365,8 @@ static struct kobj_attribute scst_measure_latency_attr =
 static struct kobj_attribute scst_last_res_attr =
 	__ATTR_RO(last_sysfs_mgmt_res);
 static struct kobj_attribute scst_setup_id_attr = __ATTR_RW(setup_id);
+static struct kobj_attribute scst_cluster_name_attr =
+	__ATTR_RW(cluster_name);
 static struct kobj_attribute scst_threads_attr = __ATTR_RO(threads);
 static struct kobj_attribute scst_cpu_stats_attr = __ATTR_RO(cpu_stats);
 
@@ -348,6 +374,7 @@ static struct attribute *scst_root_attrs[] = {
 	&scst_version_attr.attr,
 	&scst_last_res_attr.attr,
 	&scst_setup_id_attr.attr,
+	&scst_cluster_name_attr.attr,
 	&scst_threads_attr.attr,
 	&scst_cpu_stats_attr.attr,
 	&scst_measure_latency_attr.attr,

@@ -102,6 +102,7 @@ struct scst_tgt_dev;
 struct scst_acg;
 struct scst_lun_map;
 struct scst_ini_pool;
+struct scst_pr_cluster_ops;
 struct scst_dg;
 
 /* Threads values of devices/<dev>/threads_pool_type */
@@ -493,6 +494,17 @@ struct scst_device {
 	bool pr_unknown;
 	char *pr_unknown_why;
 	/*
+	 * cluster_mode (scst_pr_cluster.c): the cluster module's object of
+	 * the device and its ops, NULL when off; pr_cl_blocked and
+	 * pr_cl_joining: this node is not in step with the cluster, and
+	 * fails closed as for pr_unknown.
+	 */
+	struct mutex pr_cl_mutex;		/* on/off, PR OUT in a cluster */
+	void *pr_cl;
+	const struct scst_pr_cluster_ops *pr_cl_ops;
+	bool pr_cl_blocked;
+	bool pr_cl_joining;
+	/*
 	 * Bumped after any change of an SPC-2 or persistent reservation
 	 * that can make a command conflict: a command admitted before it is
 	 * checked again before ->exec() (scst_res_changed_since()).
@@ -822,6 +834,14 @@ void scst_unregister_virtual_device(struct scst_device *dev);
 void scst_dev_capacity_changed(struct scst_device *dev);
 void scst_dev_inquiry_data_changed(struct scst_device *dev);
 unsigned int scst_get_setup_id(void);
+/*
+ * cluster_mode (scst_pr_cluster.c): persistent reservations shared with
+ * the other target nodes of a cluster, the device named @cluster_id
+ * (its t10_dev_id) on all of them. Process context, no lock held.
+ */
+int scst_pr_cluster_set(struct scst_device *dev, bool on,
+			const char *cluster_id);
+bool scst_pr_cluster_on(struct scst_device *dev);
 /* ALUA fields of INQUIRY data (scst_alua_cmd.c): TPGS, TARGET PORT GROUP */
 void scst_alua_inq_info(struct scst_cmd *cmd, u8 *tpgs, u16 *tpg_id);
 void scst_dev_mode_params_changed(struct scst_device *dev,

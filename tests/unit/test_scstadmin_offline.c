@@ -51,7 +51,7 @@ static void test_refusals_agree(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		a = offline_refusal(cases[i][0], cases[i][1]);
-		b = vdisk_unsupported_param(cases[i][0], cases[i][1]);
+		b = vdisk_unsupported_param(cases[i][0]);
 		if (!a || !b) {
 			if (a != b)
 				fail_msg("%s=%s: scstadmin '%s', modules '%s'",
@@ -63,7 +63,7 @@ static void test_refusals_agree(void **state)
 		assert_string_equal(a, b);
 	}
 	assert_null(offline_refusal("cluster_mode", "0"));
-	assert_non_null(offline_refusal("cluster_mode", "1"));
+	assert_null(offline_refusal("cluster_mode", "1"));
 }
 
 /* the core refuses threads_num but 0 for the handlers that do not sleep */
@@ -75,7 +75,7 @@ static void test_threads_num_refused(void **state)
 	assert_null(offline_dev_refusal("vdisk_blockio", "threads_num", "0"));
 	assert_null(offline_dev_refusal("vdisk_fileio", "threads_num", "4"));
 	assert_null(offline_dev_refusal("dev_disk", "threads_num", "2"));
-	assert_non_null(offline_dev_refusal("vdisk_fileio", "cluster_mode", "1"));
+	assert_null(offline_dev_refusal("vdisk_fileio", "cluster_mode", "1"));
 }
 
 /* SCST's root attributes: honoured, inert, refused with a reason, unknown */
@@ -92,8 +92,7 @@ static void test_root_attrs(void **state)
 	assert_non_null(strstr(offline_root_refusal("poll_us", "10"), "poll"));
 	assert_non_null(strstr(offline_root_refusal("max_tasklet_cmd", "10"),
 			       "tasklet"));
-	assert_non_null(strstr(offline_root_refusal("cluster_name", "c1"),
-			       "issue 34"));
+	assert_null(offline_root_refusal("cluster_name", "c1"));
 	assert_non_null(strstr(offline_root_refusal("trace_level", "default"),
 			       "dyndbg"));
 	assert_non_null(offline_root_refusal("threads", "8"));

@@ -103,6 +103,12 @@ static void test_all_given(void **state)
 	assert_int_equal(r.p.ident.set,
 			 1u << VDISK_ID_T10_VEND_ID | 1u << VDISK_ID_PROD_ID |
 			 1u << VDISK_ID_T10_DEV_ID | 1u << VDISK_ID_USN);
+	/* cluster_mode with the t10_dev_id every node names the device by */
+	assert_int_equal(run(&r, VDISK_KIND_BLOCKIO,
+			     "filename=/dev/vda;cluster_mode=1;t10_dev_id=ha1"),
+			 OK);
+	assert_true(r.p.cluster_mode);
+	assert_string_equal(r.p.ident.t10_dev_id, "ha1");
 	/* a value may hold '=' (only the first one splits) */
 	assert_int_equal(run(&r, VDISK_KIND_BLOCKIO,
 			     "filename=/dev/disk/by-id/a=b"), OK);
@@ -280,11 +286,12 @@ static const struct bad_case bad_cases[] = {
 	{ VDISK_KIND_FILEIO, "filename=/a;dummy=1", KEYS, "dummy" },
 	{ VDISK_KIND_BLOCKIO, "filename=/a;read_zero=1", KEYS, "read_zero" },
 	{ VDISK_KIND_NULLIO, "dif_filename=/a", KEYS, "dif_filename" },
-	/* SCST's that cannot be honoured: refused by name, with the reason */
+	/* cluster_mode: the nodes name the device after its t10_dev_id */
 	{ VDISK_KIND_BLOCKIO, "filename=/a;cluster_mode=1", PARAMS,
-	  "d1: cluster_mode=1: cluster_mode: not supported yet (issue 34)" },
+	  "d1: cluster_mode=1: set t10_dev_id too, the same on every node" },
 	{ VDISK_KIND_NULLIO, "cluster_mode=yes", PARAMS,
-	  "d1: cluster_mode=yes: cluster_mode: not supported yet (issue 34)" },
+	  "d1: cluster_mode=yes: the value must be 0 or 1" },
+	/* SCST's that cannot be honoured: refused by name, with the reason */
 	{ VDISK_KIND_FILEIO, "filename=/a;dif_mode=dev_check", PARAMS,
 	  "d1: dif_mode=dev_check: T10 protection information (DIF) is not supported" },
 	{ VDISK_KIND_NULLIO, "dif_type=1", PARAMS,
@@ -294,8 +301,8 @@ static const struct bad_case bad_cases[] = {
 	{ VDISK_KIND_BLOCKIO, "filename=/a;dif_filename=/b", PARAMS,
 	  "d1: dif_filename=/b: T10 protection information (DIF) is not supported" },
 	/* ... before any other value is looked at */
-	{ VDISK_KIND_BLOCKIO, "filename=a;cluster_mode=1", PARAMS,
-	  "d1: cluster_mode=1: cluster_mode: not supported yet (issue 34)" },
+	{ VDISK_KIND_BLOCKIO, "filename=a;dif_mode=dev_check", PARAMS,
+	  "d1: dif_mode=dev_check: T10 protection information (DIF) is not supported" },
 	/* the first bad parameter in the handler's order is named */
 	{ VDISK_KIND_NULLIO, "usn=\xff;read_only=3", PARAMS,
 	  "d1: read_only=3: the value must be 0 or 1" },
@@ -466,11 +473,9 @@ static void test_live_values(void **state)
 	assert_string_equal(why, "not an absolute path");
 	assert_int_equal(vdisk_check_filename("", &why), -EINVAL);
 	/* what the refusals say, and what is accepted */
-	assert_null(vdisk_unsupported_param("cluster_mode", "0"));
-	assert_string_equal(vdisk_unsupported_param("cluster_mode", "1"),
-			    "cluster_mode: not supported yet (issue 34)");
-	assert_non_null(vdisk_unsupported_param("dif_mode", ""));
-	assert_null(vdisk_unsupported_param("read_zero", "1"));
+	assert_null(vdisk_unsupported_param("cluster_mode"));
+	assert_non_null(vdisk_unsupported_param("dif_mode"));
+	assert_null(vdisk_unsupported_param("read_zero"));
 	assert_int_equal(vdisk_check_block_size(2048), 0);
 	assert_int_equal(vdisk_check_block_size(3072), -EINVAL);
 	assert_int_equal(vdisk_check_block_size(8192), -EINVAL);

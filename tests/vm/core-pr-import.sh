@@ -102,16 +102,8 @@ scst_local_load
 mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device $DEV filename=$backing"
 local_target tgt1 "$INI_A" "$DEV 0"
 T=$SCST/targets/scst_local/tgt1
-hostA=$host
 assert_eq "$(attr_value "$T/rel_tgt_id")" 1 "relative target port of the first target (the file says 1)"
-mgmt $SCST/targets/scst_local/mgmt "add_session tgt1 $INI_B"
-wait_for 10 "host of B" local_host tgt1 "$INI_B" > /dev/null
-hostB=$(local_host tgt1 "$INI_B")
-wait_lun "$hostB" 0
-sgA=$(lun_sg "$hostA" 0)
-sgB=$(lun_sg "$hostB" 0)
-clear_ua "$sgA"
-clear_ua "$sgB"
+pr_two_nexuses tgt1 "$INI_B"
 P=$SCST/devices/$DEV/pr_state
 
 # --- (a) imported --------------------------------------------------------

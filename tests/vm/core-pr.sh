@@ -38,16 +38,7 @@ setup() {
 	scst_local_load
 	mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device $DEV filename=$backing"
 	local_target tgt1 "$INI_A" "$DEV 0"
-	hostA=$host
-	mgmt $SCST/targets/scst_local/mgmt "add_session tgt1 $INI_B"
-	wait_for 10 "host of B" local_host tgt1 "$INI_B" > /dev/null
-	hostB=$(local_host tgt1 "$INI_B")
-	wait_lun "$hostB" 0
-	sgA=$(lun_sg "$hostA" 0)
-	sgB=$(lun_sg "$hostB" 0)
-	sdB=$(lun_disk "$hostB" 0)
-	clear_ua "$sgA"
-	clear_ua "$sgB"
+	pr_two_nexuses tgt1 "$INI_B"
 	RTP=$(attr_value "$T/rel_tgt_id")
 	log "A: $sgA, B: $sgB ($sdB), relative target port $RTP"
 }

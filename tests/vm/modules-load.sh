@@ -18,6 +18,18 @@ for cycle in 1 2; do
 	log "cycle $cycle: scst_tgt/version = $version"
 	expect_fail sh -c 'echo 1 > /sys/kernel/scst_tgt/version' 2>/dev/null
 
+	# cluster_mode's module, built where the kernel has the DLM: it
+	# loads dlm with it, and nothing of the cluster starts before a
+	# device turns cluster_mode on
+	if modinfo scst_cluster > /dev/null 2>&1; then
+		run modprobe scst_cluster
+		module_loaded dlm || fail "scst_cluster loaded without dlm"
+		run modprobe -r scst_cluster
+		module_loaded scst_cluster && fail "scst_cluster still loaded"
+	else
+		log "cycle $cycle: no scst_cluster for $(uname -r) (a kernel without the DLM)"
+	fi
+
 	for ((i = ${#OUR_MODULES[@]} - 1; i >= 0; i--)); do
 		run modprobe -r "${OUR_MODULES[$i]}"
 		module_loaded "${OUR_MODULES[$i]}" && fail "${OUR_MODULES[$i]} still loaded"

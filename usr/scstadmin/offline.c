@@ -21,15 +21,14 @@
 	"rotational", "removable", "t10_vend_id", "prod_id", "prod_rev_lvl", \
 	"t10_dev_id", "usn", "vend_specific_id", "scsi_device_name", \
 	"eui64_id", "naa_id", "size", "size_mb", "lb_per_pb_exp", \
-	"opt_trans_len", "numa_node_id", VDISK_REFUSED
+	"opt_trans_len", "numa_node_id", "cluster_mode", VDISK_REFUSED
 
 /*
  * SCST's attributes scst-ng refuses by name, with offline_refusal()'s
  * reason (what vdisk_unsupported_param() in dev_handlers/vdisk_params.c
  * says; tests/unit/test_scstadmin_offline.c checks they agree)
  */
-#define VDISK_REFUSED "cluster_mode", "dif_mode", "dif_type", \
-	"dif_static_app_tag"
+#define VDISK_REFUSED "dif_mode", "dif_type", "dif_static_app_tag"
 
 static const char *const blockio_attrs[] = {
 	CORE_DEV_ATTRS, VDISK_COMMON, "filename", "nv_cache", "write_through",
@@ -82,9 +81,7 @@ const char *const *offline_dev_attrs(const char *handler)
  */
 const char *offline_refusal(const char *key, const char *value)
 {
-	if (!strcmp(key, "cluster_mode"))
-		return strcmp(value, "0") ?
-			"cluster_mode: not supported yet (issue 34)" : NULL;
+	(void)value;
 	if (!strncmp(key, "dif_", 4))
 		return "T10 protection information (DIF) is not supported";
 	return NULL;
@@ -95,9 +92,9 @@ const char *offline_refusal(const char *key, const char *value)
  * @key: the attribute (a word at the top of the file)
  * @value: its value
  *
- * setup_id and measure_latency are honoured; SCST's read-only ones
- * (version, last_sysfs_mgmt_res) and a poll_us of 0 (no polling, what the
- * core does) are accepted and change nothing (root_attr_inert()); the
+ * setup_id, cluster_name and measure_latency are honoured; SCST's
+ * read-only ones (version, last_sysfs_mgmt_res) and a poll_us of 0 (no
+ * polling, what the core does) are accepted and change nothing (root_attr_inert()); the
  * others SCST 3.11 has are refused with what to do.
  *
  * Return: the reason, or NULL when it is supported; "unknown" for one
@@ -113,11 +110,11 @@ const char *offline_root_refusal(const char *key, const char *value)
 		{ "max_tasklet_cmd", "commands never run in tasklet context here: remove the line" },
 		{ "poll_us", "the core does not poll before it sleeps (its dispatcher spreads work instead, Documentation/tuning.md): remove the line or set 0" },
 		{ "suspend", "there is no global suspend: stop a device's I/O with its active attribute" },
-		{ "cluster_name", "cluster_mode is not supported yet (issue 34): remove the line" },
 		{ "force_global_sgv_pool", "the data buffers come from the page allocator, there is no SGV pool: remove the line" },
 	};
 
-	if (!strcmp(key, "setup_id") || !strcmp(key, "measure_latency") ||
+	if (!strcmp(key, "setup_id") || !strcmp(key, "cluster_name") ||
+	    !strcmp(key, "measure_latency") ||
 	    root_attr_inert(key, value))
 		return NULL;
 	if (!strncmp(key, "trace_", 6))

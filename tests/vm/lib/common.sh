@@ -29,15 +29,23 @@ expect_fail() {
 	fi
 }
 
-# wait_for SECONDS DESCRIPTION CMD...: poll CMD every 0.1 s until it succeeds.
-wait_for() {
-	local secs=$1 what=$2 i
-	shift 2
+# poll SECONDS CMD...: run CMD every 0.1 s until it succeeds (status 0)
+# or SECONDS pass (status 1).
+poll() {
+	local secs=$1 i
+	shift
 	for ((i = 0; i < secs * 10; i++)); do
 		"$@" 2>/dev/null && return 0
 		sleep 0.1
 	done
-	fail "timed out after ${secs}s waiting for $what"
+	return 1
+}
+
+# wait_for SECONDS DESCRIPTION CMD...: poll CMD every 0.1 s until it succeeds.
+wait_for() {
+	local secs=$1 what=$2
+	shift 2
+	poll "$secs" "$@" || fail "timed out after ${secs}s waiting for $what"
 }
 
 # show_blocked: the kernel stacks of the tasks in uninterruptible sleep

@@ -2,6 +2,23 @@
 # Persistent reservation helpers (sg_persist, sg_raw) shared by the PR
 # tests. Requires common.sh and scst.sh.
 
+# pr_two_nexuses TARGET INITIATOR: after local_target, a second session
+# of TARGET for INITIATOR, i.e. a second I_T nexus to its LUN 0; sets
+# hostA, sgA (local_target's session), hostB, sgB, sdB, with the unit
+# attentions of both cleared
+pr_two_nexuses() {
+	hostA=$host
+	mgmt $SCST/targets/scst_local/mgmt "add_session $1 $2"
+	wait_for 10 "host of $2" local_host "$1" "$2" > /dev/null
+	hostB=$(local_host "$1" "$2")
+	wait_lun "$hostB" 0
+	sgA=$(lun_sg "$hostA" 0)
+	sgB=$(lun_sg "$hostB" 0)
+	sdB=$(lun_disk "$hostB" 0)
+	clear_ua "$sgA"
+	clear_ua "$sgB"
+}
+
 # prout SG ARGS...: a PERSISTENT RESERVE OUT that must succeed
 prout() {
 	local sg=$1
