@@ -117,8 +117,11 @@ for i in $(seq 1 40); do
 		{ kill $TPID; fail "add_session s$i refused"; }
 	wait $TPID
 	h=
+	# the disk opens: after a session's removal its /dev/sdX node can
+	# still be there, and the new disk of the same name not yet added
 	for j in $(seq 1 100); do
-		h=$(local_host tgt2 "s$i") && lun_ready "$h" 0 && break
+		h=$(local_host tgt2 "s$i") && lun_ready "$h" 0 &&
+			d=$(lun_disk "$h" 0) && { : < "$d"; } 2> /dev/null && break
 		sleep 0.1
 	done
 	d=$(lun_disk "$h" 0) || fail "no disk of session s$i"

@@ -17,7 +17,7 @@
 #    module;
 #  - start applies a file SCST 3.11 wrote (every device, target, group and
 #    root attribute SCST writes that we honour; each reads back), and
-#    refuses one with cluster_mode 1 by name and line, applying nothing.
+#    refuses one with a DIF attribute by name and line, applying nothing.
 . /tests/lib/common.sh
 . /tests/lib/scst.sh
 . /tests/lib/rxe.sh
@@ -323,13 +323,13 @@ no_scst_module || fail "stop left modules loaded"
 
 # what we cannot honour is refused by name, with its line, before anything
 # is applied
-sed -i 's/^\t\tcluster_mode 0$/\t\tcluster_mode 1/' /etc/scst.conf
-line=$(grep -n 'cluster_mode 1' /etc/scst.conf | cut -d: -f1)
-[ -n "$line" ] || fail "the test's file has no cluster_mode line"
-log "+ scst-service start (cluster_mode 1: must fail)"
-out=$($S start 2>&1) && fail "start succeeded with cluster_mode 1: $out"
+sed -i 's/^\t\tcluster_mode 0$/\t\tdif_mode dev_check/' /etc/scst.conf
+line=$(grep -n 'dif_mode dev_check' /etc/scst.conf | cut -d: -f1)
+[ -n "$line" ] || fail "the test's file has no dif_mode line"
+log "+ scst-service start (dif_mode dev_check: must fail)"
+out=$($S start 2>&1) && fail "start succeeded with dif_mode dev_check: $out"
 echo "$out"
-grep -q "cluster_mode" <<< "$out" || fail "start did not name cluster_mode"
+grep -q "dif_mode" <<< "$out" || fail "start did not name dif_mode"
 grep -q "$line" <<< "$out" || fail "start did not name line $line"
 grep -q '^-> ' <<< "$out" && fail "start applied part of a refused file"
 no_scst_module || fail "a refused start left modules loaded"

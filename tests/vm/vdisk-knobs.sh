@@ -8,7 +8,7 @@
 # (NOT READY, MEDIUM NOT PRESENT) and back, filename switched while
 # inactive (the new file's data), active=0 with a command stuck in the
 # backing store (EBUSY after close_timeout, closed by the next write once
-# it ended), cluster_mode and dif_* refused by name.
+# it ended), cluster_mode without t10_dev_id and dif_* refused by name.
 . /tests/lib/common.sh
 . /tests/lib/scst.sh
 
@@ -59,7 +59,7 @@ vpd_bl() {
 # --- refused at add_device, by name, with the reason -------------------------
 before=$(tree_snapshot)
 mgmt_bad $H/vdisk_blockio/mgmt "add_device e1 filename=/dev/ram0; cluster_mode=1" -22
-dmesg | grep_q 'e1: cluster_mode=1: cluster_mode: not supported yet (issue 34)' ||
+dmesg | grep_q 'e1: cluster_mode=1: set t10_dev_id too, the same on every node' ||
 	fail "cluster_mode=1 refused without its reason"
 mgmt_bad $H/vdisk_fileio/mgmt "add_device e1 filename=/tmp/k1.img; dif_mode=dev_check" -22
 mgmt_bad $H/vdisk_nullio/mgmt "add_device e1 dif_type=1" -22
@@ -227,7 +227,7 @@ mgmt_bad $H/vdisk_fileio/mgmt "add_device e2 filename=/tmp/k1.img; active=0; dif
 
 # --- cluster_mode and the rest ----------------------------------------------
 bad_attr $D/f1/cluster_mode 1
-dmesg | grep_q 'f1: cluster_mode=1: cluster_mode: not supported yet (issue 34)' ||
+dmesg | grep_q 'f1: cluster_mode: set t10_dev_id first, the same on every node' ||
 	fail "cluster_mode=1 written without its reason"
 set_attr $D/f1/cluster_mode 0
 set_attr $D/b1/bind_alua_state 1
@@ -316,12 +316,12 @@ grep_q -x $'\t\tlb_per_pb_exp 0' /tmp/knobs2.conf || fail "-write_config lost lb
 out=$(scstadmin -config /tmp/knobs2.conf 2>&1) || fail "second apply failed: $out"
 # a file with what cannot be honoured is refused (by scstadmin, with the
 # line), nothing created
-printf 'HANDLER vdisk_nullio {\n\tDEVICE sa3 {\n\t\tcluster_mode 1\n\t}\n}\n' > /tmp/bad.conf
-out=$(scstadmin -config /tmp/bad.conf 2>&1) && fail "cluster_mode 1 applied: $out"
+printf 'HANDLER vdisk_nullio {\n\tDEVICE sa3 {\n\t\tdif_mode dev_check\n\t}\n}\n' > /tmp/bad.conf
+out=$(scstadmin -config /tmp/bad.conf 2>&1) && fail "dif_mode dev_check applied: $out"
 log "$out"
-grep -q "bad.conf:3: DEVICE sa3 of vdisk_nullio: 'cluster_mode 1' cannot be honoured" <<< "$out" ||
+grep -q "bad.conf:3: DEVICE sa3 of vdisk_nullio: 'dif_mode dev_check' cannot be honoured" <<< "$out" ||
 	fail "scstadmin did not name the line: $out"
-[ ! -e $D/sa3 ] || fail "sa3 created with cluster_mode 1"
+[ ! -e $D/sa3 ] || fail "sa3 created with dif_mode dev_check"
 mgmt $H/vdisk_nullio/mgmt "del_device sa1"
 mgmt $H/vdisk_fileio/mgmt "del_device sa2"
 
