@@ -27,7 +27,7 @@ KSRC := Kbuild scst_core scst_local dev_handlers srpt
 TEST_KMOD_DIR := tests/vm/modules
 
 .PHONY: all modules usr test-modules test-tools unit fuzz fuzz-check check \
-	check-quick check-debug debug-kernel soak vm-test deps demo bench profile checkpatch install deb clean help
+	check-quick check-debug check-ha debug-kernel soak vm-test deps demo bench profile checkpatch install deb clean help
 
 all: modules usr
 
@@ -41,6 +41,8 @@ help:
 	@echo "make check           unit tests and VM tests (the full suite)"
 	@echo "make check-debug     every VM test on the KASAN + lockdep + kmemleak debug kernel"
 	@echo "                     (built once into /var/cache/scst-ng; make debug-kernel)"
+	@echo "make check-ha        the three-guest HA cluster harness (scripts/vm/multi ha-cluster;"
+	@echo "                     not in make check)"
 	@echo "make soak [SOAK_MINUTES=30]  fio --verify under link flaps, resets, LUN"
 	@echo "                     changes and re-logins on the debug kernel"
 	@echo "make check-quick     builds (6.1, 6.12, usr), checkpatch, unit tests, fuzzers"
@@ -101,6 +103,11 @@ check-quick:
 # once, when the cache lacks it).
 check-debug:
 	scripts/check --debug-only
+
+# The HA cluster: two target nodes and an initiator, each its own guest
+# (scripts/vm/multi; not in make check yet).
+check-ha: modules test-modules
+	scripts/vm/multi --kernel $(KERNEL) ha-cluster
 
 debug-kernel: deps
 	scripts/debug-kernel build
