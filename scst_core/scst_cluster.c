@@ -533,9 +533,18 @@ static void scst_cl_bell_workfn(struct work_struct *work)
 	ret = scst_cl_lock(&cl->bell_lk, DLM_LOCK_NL);
 	if (!ret)
 		ret = scst_cl_lock(&cl->bell_lk, DLM_LOCK_PR);
-	/* without PR on it, nobody could ring this node: try again */
-	if (ret && !cl->bell_lk.lost)
+	/*
+	 * Without PR on it, nobody could ring this node: try again after a
+	 * timeout (the ringer held its EX long); any other error would come
+	 * back at once, so it blocks the device instead of spinning here.
+	 */
+	if (ret == -ETIMEDOUT && !cl->bell_lk.lost) {
 		queue_work(scst_cl_wq, &cl->bell_work);
+	} else if (ret) {
+		pr_err("%s: cluster: cannot hold the doorbell again (%d): the device fails closed until cluster_mode is turned off\n",
+		       cl->dev->name, ret);
+		scst_pr_cluster_block(cl->dev, true);
+	}
 }
 
 /* ---------------------------------------------------------------------- */
