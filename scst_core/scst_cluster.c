@@ -498,6 +498,7 @@ static void scst_cl_bell_workfn(struct work_struct *work)
 {
 	struct scst_cl *cl = container_of(work, struct scst_cl, bell_work);
 	struct scst_pr_wire_hdr hdr;
+	unsigned int aborted;
 	int ret;
 
 	if (READ_ONCE(cl->dying))
@@ -518,7 +519,10 @@ static void scst_cl_bell_workfn(struct work_struct *work)
 		}
 		if (ret)
 			cl->eff->n = 0;
-		scst_pr_cluster_adopt(cl->dev, cl->st, cl->eff);
+		aborted = scst_pr_cluster_adopt(cl->dev, cl->st, cl->eff);
+		if (aborted)
+			pr_info("%s: cluster: PREEMPT AND ABORT of node %u aborted %u commands here\n",
+				cl->dev->name, hdr.node, aborted);
 		cl->seq = hdr.seq;
 	}
 	if (ret == 1)
