@@ -32,6 +32,7 @@
 . /tests/lib/srpt.sh
 . /tests/lib/pr.sh
 . /tests/lib/ha.sh
+. /tests/lib/ha-srp.sh
 
 DEV=ha1
 LS=scst-$DEV
@@ -43,16 +44,6 @@ ha_barrier 300 cluster-up
 if ha_is_target; then
 	run modprobe virtio_blk
 	wait_for 20 "the shared disk /dev/vda" test -b /dev/vda
-	wait_for 60 "ping ini" ping -c 1 -W 2 "$(ha_data_ip ini "$VM_GUEST")"
-	ha_rxe_up ini
-	srpt_load
-	run modprobe scst_cluster
-	T=$(srpt_tgt "$HA_RXE")
-	wait_for 10 "target of $HA_RXE" test -d "$T"
-	# the relative target port identifiers of the two nodes differ, as
-	# ALUA and PR (SPC-4 §5.9.2: an I_T nexus names its target port) need
-	run sh -c "echo $VM_NODEID > '$T/rel_tgt_id'"
-	run sh -c "echo $HA_CLUSTER_NAME > $SCST/cluster_name"
 	# t2 writes the shared disk through dm-delay (300 ms a write), so
 	# that the writes of the host fenced below are still in flight on
 	# t2 when the fence comes through t1
@@ -64,19 +55,11 @@ if ha_is_target; then
 		backing=/dev/$(ls /sys/block/ | grep -m1 '^dm-')
 		wait_for 10 "$backing" test -b "$backing"
 	fi
-	mgmt $SCST/handlers/vdisk_blockio/mgmt \
-		"add_device $DEV filename=$backing;t10_dev_id=$DEV;cluster_mode=1"
-	dmesg | grep "$DEV: cluster:" | tail -n 3
+	ha_srpt_up $DEV "$backing"
 	wait_for 120 "both targets in lockspace $LS" ha_ls_members_are "$LS" "1 2"
-	mgmt "$T/luns/mgmt" "add $DEV 0"
-	run sh -c "echo 1 > '$T/enabled'"
-	ha_mark srp-ready "$(srpt_login_field "$T" tid_ext)"
+	ha_srpt_lun $DEV
 else
-	run modprobe -a sd_mod sg
-	for t in t1 t2; do
-		wait_for 60 "ping $t" ping -c 1 -W 2 "$(ha_data_ip "$t" ini)"
-		ha_rxe_up "$t"
-	done
+	ha_ini_links_up t1 t2
 fi
 ha_barrier 300 targets-up
 
@@ -84,22 +67,6 @@ ha_barrier 300 targets-up
 # ib_srp's initiator_ext makes host A (0xa) and host B (0xb) two SRP
 # initiator ports on ini's RDMA ports: four I_T nexuses, A1 A2 B1 B2
 # (host, node).
-# login HOST NODE: logs HOST in to NODE's target; sets SG_<HOST><n> and
-# SD_<HOST><n>
-login() {
-	local id n=${2#t}
-
-	id=$(ha_fetch "$2" srp-ready) || fail "no login data from $2"
-	SRP_INITIATOR_DEV=rxe$(ha_link_subnet ini "$2")
-	SRP_DEST_IP=$(ha_data_ip "$2" ini)
-	SRP_SRC_IP=$(ha_data_ip ini "$2")
-	srp_login "$id" "$id" "initiator_ext=$(echo "$1" | tr AB ab)"
-	srpt_wait_lun 0
-	eval "SG_$1$n=$(lun_sg "$SRP_HOST" 0)"
-	eval "SD_$1$n=$(srpt_lun_disk 0)"
-	eval "RPORT_$1$n=$SRP_RPORT"
-	clear_ua "$(lun_sg "$SRP_HOST" 0)"
-}
 
 # same_generation: READ KEYS through both nodes gives one PRgeneration
 same_generation() {
@@ -133,8 +100,9 @@ status_is() {
 if [ "$VM_GUEST" = ini ]; then
 
 	for h in A B; do
-		login $h t1
-		login $h t2
+		ext=$(echo $h | tr AB ab)
+		ha_srp_login t1 "$ext" ${h}1
+		ha_srp_login t2 "$ext" ${h}2
 	done
 	log "A: $SD_A1 via t1, $SD_A2 via t2; B: $SD_B1 via t1, $SD_B2 via t2"
 	# one logical unit to the host: the same LU designators (SPC-4
@@ -280,12 +248,7 @@ else
 	read -r all net <<< "$(pr_latency "$SG_A1" 40)"
 	log "PR OUT latency, cluster_mode 0: $all us per sg_persist, $net us more than a TEST UNIT READY's"
 	log "PR OUT latency: cluster_mode 1 $(ha_fetch ini lat-cluster), cluster_mode 0 $all $net (us per command, us over TEST UNIT READY)"
-	for r in A1 A2 B1 B2; do
-		eval "SRP_RPORT=\$RPORT_$r"
-		SRP_HOST=${SRP_RPORT#port-}
-		SRP_HOST=${SRP_HOST%%:*}
-		srp_logout
-	done
+	ha_srp_logout A1 A2 B1 B2
 	ha_mark pr-done-all
 fi
 ha_wait_mark 600 pr-done-all ini

@@ -232,6 +232,13 @@ ha_host_kill() {
 	echo "SCST-VM-HOST: kill $1"
 }
 
+# ha_host_boot GUEST: asks the host to boot a guest it killed again (its
+# test then runs with VM_LIFE=2)
+ha_host_boot() {
+	log "asking the host to boot $1 again"
+	echo "SCST-VM-HOST: boot $1"
+}
+
 # --- corosync 3 -------------------------------------------------------------
 
 # ha_corosync_conf: /etc/corosync/corosync.conf for all guests as voters:
