@@ -273,11 +273,19 @@ static int scst_cl_write(struct scst_cl_lk *lk, const void *lvb)
 
 /*
  * Read the cluster's state into cl->st, unless it is update cl->seq, the
- * device's already. Return 0, 1 for the device's update, -ENODATA when no
- * node published one yet, -ESTALE/-EPROTO/-EBADMSG for blocks a writer
- * left halfway, or a lock's error.
+ * device's already, and @full is false. Return 0, 1 for the device's
+ * update, -ENODATA when no node published one yet, -ESTALE/-EPROTO/-EBADMSG
+ * for blocks a writer left halfway or the DLM no longer vouches for, or a
+ * lock's error.
+ *
+ * @full: read every block although the header names the device's update.
+ * After a recovery the DLM marks a block not valid when its master died
+ * and only CR locks on it remain (fs/dlm/recover.c, recover_lvb()): each
+ * block of the state must be read to find those, however current the
+ * header.
  */
-static int scst_cl_read_state(struct scst_cl *cl, struct scst_pr_wire_hdr *hdr)
+static int scst_cl_read_state(struct scst_cl *cl, struct scst_pr_wire_hdr *hdr,
+			      bool full)
 {
 	unsigned int i;
 	int ret;
@@ -288,7 +296,7 @@ static int scst_cl_read_state(struct scst_cl *cl, struct scst_pr_wire_hdr *hdr)
 	ret = scst_pr_wire_get_hdr(cl->state_lk.lvb, hdr, cl->st);
 	if (ret)
 		return ret;
-	if (cl->seq && hdr->seq == cl->seq)
+	if (!full && cl->seq && hdr->seq == cl->seq)
 		return 1;
 	for (i = 0; i < cl->st->nreg; i++) {
 		ret = scst_cl_read(&cl->reg_lk[i]);
@@ -302,12 +310,13 @@ static int scst_cl_read_state(struct scst_cl *cl, struct scst_pr_wire_hdr *hdr)
 
 /*
  * Publish @st as update @seq with the notice block @note: the registrant
- * blocks that changed, the notices, the header last (a reader that sees
- * the new header sees the rest).
+ * blocks that changed (@all: every one, to make the DLM's copies valid
+ * again after a recovery), the notices, the header last (a reader that
+ * sees the new header sees the rest).
  */
 static int scst_cl_write_state(struct scst_cl *cl,
 			       const struct scst_pr_state *st, u64 seq,
-			       const u8 *note)
+			       const u8 *note, bool all)
 {
 	u8 *blk = cl->rbuf[0];
 	unsigned int i;
@@ -315,7 +324,7 @@ static int scst_cl_write_state(struct scst_cl *cl,
 
 	for (i = 0; i < st->nreg; i++) {
 		scst_pr_wire_put_reg(&st->reg[i], blk);
-		if (cl->reg_lk[i].mode != DLM_LOCK_IV &&
+		if (!all && cl->reg_lk[i].mode != DLM_LOCK_IV &&
 		    !memcmp(cl->reg_lk[i].lvb, blk, SCST_PR_WIRE_LVB_LEN))
 			continue;
 		ret = scst_cl_write(&cl->reg_lk[i], blk);
@@ -329,7 +338,10 @@ static int scst_cl_write_state(struct scst_cl *cl,
 	return scst_cl_write(&cl->state_lk, blk);
 }
 
-/* An update without notices: its notice block names it and nobody. */
+/*
+ * An update without notices (its notice block names it and nobody), every
+ * block written.
+ */
 static int scst_cl_publish_plain(struct scst_cl *cl,
 				 const struct scst_pr_state *st, u64 seq)
 {
@@ -337,21 +349,23 @@ static int scst_cl_publish_plain(struct scst_cl *cl,
 	u8 note[SCST_PR_WIRE_LVB_LEN];
 
 	scst_pr_wire_put_notes(st, &none, seq, cl->seq, note);
-	return scst_cl_write_state(cl, st, seq, note);
+	return scst_cl_write_state(cl, st, seq, note, true);
 }
 
 /*
  * Bring the device up to the cluster's state; "pr" EX held. A state that
  * no node published yet, or one a writer left halfway (it died before
- * its update was confirmed, so no node enforces it), becomes this node's.
+ * its update was confirmed, so no node enforces it), or one the DLM no
+ * longer vouches for after a recovery, becomes this node's. @full: as
+ * for scst_cl_read_state() (a join and the resync after a recovery).
  */
-static int scst_cl_sync(struct scst_cl *cl, bool alone)
+static int scst_cl_sync(struct scst_cl *cl, bool alone, bool full)
 {
 	struct scst_pr_wire_hdr hdr;
 	int ret;
 
-	ret = scst_cl_read_state(cl, &hdr);
-	if (ret == 1)
+	ret = scst_cl_read_state(cl, &hdr, full);
+	if (ret == 1 || (!ret && cl->seq && hdr.seq == cl->seq))
 		return 0;
 	if (!ret) {
 		scst_pr_cluster_adopt(cl->dev, cl->st, NULL);
@@ -367,7 +381,10 @@ static int scst_cl_sync(struct scst_cl *cl, bool alone)
 		       cl->dev->name);
 		return -EAGAIN;
 	}
-	if (ret != -ENODATA)
+	if (ret == -EBADMSG)
+		pr_info("%s: cluster: the DLM's recovery left blocks of the state unvouched for (a node died); publishing this node's (update %llu)\n",
+			cl->dev->name, cl->seq);
+	else if (ret != -ENODATA)
 		pr_warn("%s: cluster: a writer left the state halfway (%d); publishing this node's (update %llu)\n",
 			cl->dev->name, ret, cl->seq);
 	scst_pr_cluster_snapshot(cl->dev, cl->base);
@@ -504,7 +521,7 @@ static void scst_cl_bell_workfn(struct work_struct *work)
 	if (READ_ONCE(cl->dying))
 		return;
 	mutex_lock(&cl->io_mutex);
-	ret = scst_cl_read_state(cl, &hdr);
+	ret = scst_cl_read_state(cl, &hdr, false);
 	if (!ret) {
 		scst_pr_cluster_snapshot(cl->dev, cl->base);
 		ret = scst_cl_read(&cl->note_lk);
@@ -615,7 +632,7 @@ static void scst_cl_resync_workfn(struct work_struct *work)
 	ret = scst_cl_lock(&cl->pr_lk, DLM_LOCK_EX);
 	if (!ret) {
 		mutex_lock(&cl->io_mutex);
-		ret = scst_cl_sync(cl, false);
+		ret = scst_cl_sync(cl, false, true);
 		cl->stale_logged = false;
 		mutex_unlock(&cl->io_mutex);
 		scst_cl_unlock(&cl->pr_lk);
@@ -889,7 +906,7 @@ static int scst_cl_join(struct scst_device *dev, const char *cluster_id,
 		spin_lock(&cl->members_lock);
 		alone = cl->nmembers <= 1;
 		spin_unlock(&cl->members_lock);
-		ret = scst_cl_sync(cl, alone);
+		ret = scst_cl_sync(cl, alone, true);
 		if (!ret)
 			ret = scst_cl_write_ack(cl);
 		if (!ret)
@@ -943,7 +960,7 @@ static int scst_cl_out_begin(void *arg)
 		return ret;
 	}
 	mutex_lock(&cl->io_mutex);
-	ret = scst_cl_sync(cl, false);
+	ret = scst_cl_sync(cl, false, false);
 	if (ret) {
 		mutex_unlock(&cl->io_mutex);
 		scst_cl_unlock(&cl->pr_lk);
@@ -970,7 +987,7 @@ static int scst_cl_out_publish(void *arg, const struct scst_pr_state *old,
 		       cl->dev->name, seq, ret);
 		scst_pr_wire_put_notes(old, &none, seq, cl->seq, note);
 	}
-	ret = scst_cl_write_state(cl, st, seq, note);
+	ret = scst_cl_write_state(cl, st, seq, note, false);
 	if (ret) {
 		/* the header is the old one: readers see a torn set, and the
 		 * next writer publishes its own (the old) state again
