@@ -41,8 +41,8 @@ help:
 	@echo "make check           unit tests and VM tests (the full suite)"
 	@echo "make check-debug     every VM test on the KASAN + lockdep + kmemleak debug kernel"
 	@echo "                     (built once into /var/cache/scst-ng; make debug-kernel)"
-	@echo "make check-ha        the three-guest HA cluster harness (scripts/vm/multi ha-cluster;"
-	@echo "                     not in make check)"
+	@echo "make check-ha        the HA pair's tests of three guests: harness, PR, failover,"
+	@echo "                     partition (scripts/vm/multi; HA_TESTS=...; make check runs ha-pr)"
 	@echo "make soak [SOAK_MINUTES=30]  fio --verify under link flaps, resets, LUN"
 	@echo "                     changes and re-logins on the debug kernel"
 	@echo "make check-quick     builds (6.1, 6.12, usr), checkpatch, unit tests, fuzzers"
@@ -105,9 +105,12 @@ check-debug:
 	scripts/check --debug-only
 
 # The HA cluster: two target nodes and an initiator, each its own guest
-# (scripts/vm/multi; not in make check yet).
-check-ha: modules test-modules
-	scripts/vm/multi --kernel $(KERNEL) ha-cluster
+# (scripts/vm/multi), one test after the other; make check runs ha-pr.
+HA_TESTS ?= ha-cluster ha-pr ha-failover ha-partition
+check-ha: modules test-modules usr
+	@rc=0; for t in $(HA_TESTS); do \
+		scripts/vm/multi --kernel $(KERNEL) $$t || rc=1; \
+	done; exit $$rc
 
 debug-kernel: deps
 	scripts/debug-kernel build
