@@ -19,13 +19,6 @@
 #    cluster's state (the keys through t1 again), ib_srp reconnects,
 #    multipath fails back, and t1's path carries writes again (fio
 #    --verify) while t2's lockspace has both nodes.
-. /tests/lib/common.sh
-. /tests/lib/scst.sh
-. /tests/lib/rxe.sh
-. /tests/lib/srp.sh
-. /tests/lib/srpt.sh
-. /tests/lib/pr.sh
-. /tests/lib/ha.sh
 . /tests/lib/ha-srp.sh
 
 DEV=ha1
@@ -34,20 +27,11 @@ LIFE=${VM_LIFE:-1}
 
 ha_cluster_up
 
-# --- the targets --------------------------------------------------------------
 # target_up: the device, ALUA (tg1 active, tg2 non-optimized everywhere),
 # the LUN
 target_up() {
-	run modprobe virtio_blk
-	wait_for 20 "the shared disk /dev/vda" test -b /dev/vda
-	ha_srpt_up $DEV /dev/vda
-	wait_for 120 "both targets in lockspace $LS" ha_ls_members_are "$LS" "1 2"
-	if [ "$VM_GUEST" = t1 ]; then
-		ha_alua_up $DEV t2 active nonoptimized
-	else
-		ha_alua_up $DEV t1 nonoptimized active
-	fi
-	ha_srpt_lun $DEV
+	ha_shared_disk
+	ha_target_up $DEV /dev/vda alua
 }
 
 if [ "$VM_GUEST" = t1 ] && [ "$LIFE" = 2 ]; then

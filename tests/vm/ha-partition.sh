@@ -20,13 +20,6 @@
 #    would), the link healed, t1 booted again: it joins the lockspace
 #    with the state B's preemption made (READ KEYS through t1), refuses
 #    A's writes and admits B's.
-. /tests/lib/common.sh
-. /tests/lib/scst.sh
-. /tests/lib/rxe.sh
-. /tests/lib/srp.sh
-. /tests/lib/srpt.sh
-. /tests/lib/pr.sh
-. /tests/lib/ha.sh
 . /tests/lib/ha-srp.sh
 
 DEV=ha1
@@ -37,11 +30,8 @@ ha_cluster_up
 
 # target_up: the shared disk in cluster_mode as LUN 0
 target_up() {
-	run modprobe virtio_blk
-	wait_for 20 "the shared disk /dev/vda" test -b /dev/vda
-	ha_srpt_up $DEV /dev/vda
-	wait_for 120 "both targets in lockspace $LS" ha_ls_members_are "$LS" "1 2"
-	ha_srpt_lun $DEV
+	ha_shared_disk
+	ha_target_up $DEV /dev/vda
 }
 
 if [ "$VM_GUEST" = t1 ] && [ "$LIFE" = 2 ]; then
@@ -76,11 +66,7 @@ not_ready() {
 }
 
 if [ "$VM_GUEST" = ini ]; then
-	for h in A B; do
-		ext=$(echo $h | tr AB ab)
-		ha_srp_login t1 "$ext" ${h}1
-		ha_srp_login t2 "$ext" ${h}2
-	done
+	ha_srp_login_two_hosts
 	for n in A1 A2; do eval "prout \$SG_$n --register --param-sark=0xa"; done
 	for n in B1 B2; do eval "prout \$SG_$n --register --param-sark=0xb"; done
 	prout "$SG_A1" --reserve --param-rk=0xa --prout-type=5

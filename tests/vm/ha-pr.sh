@@ -25,13 +25,6 @@
 #    how many), A's new writes fail through both nodes, B's pass; A's
 #    "on" again unfences it;
 #  - the PR OUT latency with cluster_mode on (two nodes) and off, logged.
-. /tests/lib/common.sh
-. /tests/lib/scst.sh
-. /tests/lib/rxe.sh
-. /tests/lib/srp.sh
-. /tests/lib/srpt.sh
-. /tests/lib/pr.sh
-. /tests/lib/ha.sh
 . /tests/lib/ha-srp.sh
 
 DEV=ha1
@@ -42,8 +35,7 @@ ha_barrier 300 cluster-up
 
 # --- the targets: the shared disk in cluster_mode, our SRP target ----------
 if ha_is_target; then
-	run modprobe virtio_blk
-	wait_for 20 "the shared disk /dev/vda" test -b /dev/vda
+	ha_shared_disk
 	# t2 writes the shared disk through dm-delay (300 ms a write), so
 	# that the writes of the host fenced below are still in flight on
 	# t2 when the fence comes through t1
@@ -55,9 +47,7 @@ if ha_is_target; then
 		backing=/dev/$(ls /sys/block/ | grep -m1 '^dm-')
 		wait_for 10 "$backing" test -b "$backing"
 	fi
-	ha_srpt_up $DEV "$backing"
-	wait_for 120 "both targets in lockspace $LS" ha_ls_members_are "$LS" "1 2"
-	ha_srpt_lun $DEV
+	ha_target_up $DEV "$backing"
 else
 	ha_ini_links_up t1 t2
 fi
@@ -98,12 +88,7 @@ status_is() {
 }
 
 if [ "$VM_GUEST" = ini ]; then
-
-	for h in A B; do
-		ext=$(echo $h | tr AB ab)
-		ha_srp_login t1 "$ext" ${h}1
-		ha_srp_login t2 "$ext" ${h}2
-	done
+	ha_srp_login_two_hosts
 	log "A: $SD_A1 via t1, $SD_A2 via t2; B: $SD_B1 via t1, $SD_B2 via t2"
 	# one logical unit to the host: the same LU designators (SPC-4
 	# §7.8.6; the target port ones differ) through both nodes

@@ -2,8 +2,16 @@
 # The HA pair serving one shared disk over SRP (tests of several guests):
 # on t1 and t2 a vdisk_blockio device in cluster_mode behind our SRP
 # target on the data link to ini, ALUA groups naming both nodes' ports;
-# on ini the logins to both. Requires common.sh, scst.sh, rxe.sh,
-# srp.sh, srpt.sh and ha.sh, after ha_cluster_up.
+# on ini the logins to both. A test of the pair sources this file alone:
+# it brings the helpers it builds on (the PR ones too). Use after
+# ha_cluster_up.
+. /tests/lib/common.sh
+. /tests/lib/scst.sh
+. /tests/lib/rxe.sh
+. /tests/lib/srp.sh
+. /tests/lib/srpt.sh
+. /tests/lib/pr.sh
+. /tests/lib/ha.sh
 
 # ha_srpt_up DEV BACKING: (a target) Soft-RoCE on the link to ini, our
 # SRP target on it with relative target port identifier VM_NODEID (the
@@ -25,6 +33,29 @@ ha_srpt_up() {
 		"add_device $dev filename=$backing;t10_dev_id=$dev;cluster_mode=1"
 	dmesg | grep "$dev: cluster:" | tail -n 3
 	ha_mark tgt-name "${T##*/}"
+}
+
+# ha_shared_disk: (a target) the disk both targets share, /dev/vda
+ha_shared_disk() {
+	run modprobe virtio_blk
+	wait_for 20 "the shared disk /dev/vda" test -b /dev/vda
+}
+
+# ha_target_up DEV BACKING [alua]: (a target) ha_srpt_up, both targets
+# in the device's lockspace, with "alua" the device group of both nodes'
+# ports (tg1, t1's, active/optimized; tg2, t2's, active/non-optimized, on
+# both nodes), and the LUN served
+ha_target_up() {
+	ha_srpt_up "$1" "$2"
+	wait_for 120 "both targets in lockspace scst-$1" ha_ls_members_are "scst-$1" "1 2"
+	if [ "${3:-}" = alua ]; then
+		if [ "$VM_GUEST" = t1 ]; then
+			ha_alua_up "$1" t2 active nonoptimized
+		else
+			ha_alua_up "$1" t1 nonoptimized active
+		fi
+	fi
+	ha_srpt_lun "$1"
 }
 
 # ha_srpt_lun DEV: LUN 0 of the target is DEV; the target serves, and
@@ -88,6 +119,18 @@ ha_srp_login() {
 	eval "SD_$name=$(srpt_lun_disk 0)"
 	eval "RPORT_$name=$SRP_RPORT"
 	clear_ua "$(lun_sg "$SRP_HOST" 0)"
+}
+
+# ha_srp_login_two_hosts: (ini) hosts A and B (initiator_ext 0xa and
+# 0xb, two SRP initiator ports of each RDMA port) each log in through
+# both nodes: the nexuses A1 A2 B1 B2 (host, node), as ha_srp_login sets
+ha_srp_login_two_hosts() {
+	local h ext
+	for h in A B; do
+		ext=$(echo $h | tr AB ab)
+		ha_srp_login t1 "$ext" ${h}1
+		ha_srp_login t2 "$ext" ${h}2
+	done
 }
 
 # ha_srp_logout NAME...: (ini) logs out of the logins named so
