@@ -3,11 +3,12 @@
 #
 # The OCF resource agent (usr/ocf/scst, where scst-ng-tools installs it:
 # /usr/lib/ocf/resource.d/scst-ng/scst) under ocf-tester from Debian's
-# resource-agents, as Pacemaker would run it: start and stop through the
+# resource-agents (target group named), as Pacemaker would run it: start and stop through the
 # packaged scst-service with /etc/scst.conf (a device, an scst_local
 # target, the ALUA groups of both nodes of a pair), monitor, and as a
 # promotable clone promote/demote setting this node's target group's
-# state. Then by hand: monitor's answers (7 stopped, 0 unpromoted, 8
+# state. Then by hand, the target group found by the agent (the one
+# holding this node's target, not the other node's): monitor's answers (7 stopped, 0 unpromoted, 8
 # promoted) and what each action leaves in sysfs; validate-all refusing
 # a file that does not parse, a state that is not ALUA's, and a
 # promotable resource without its groups, with the reason.
@@ -58,13 +59,14 @@ DEVICE_GROUP dg {
 }
 CONF
 
-# ra ACTION [NAME=VALUE...]: the agent as Pacemaker runs it; prints its
-# exit status
+# ra ACTION [NAME=VALUE...]: the agent as Pacemaker runs it (a
+# promotable clone, device_group dg, target_group left to the agent to
+# find: the group of this node's target); prints its exit status
 ra() {
 	local action=$1
 	shift
 	env OCF_RESOURCE_INSTANCE=scst OCF_RESKEY_device_group=dg \
-		OCF_RESKEY_target_group=tg1 OCF_RESKEY_CRM_meta_promotable=true \
+		OCF_RESKEY_CRM_meta_promotable=true \
 		"$@" "$RA" "$action" > /tmp/ra.out 2>&1
 	echo $?
 }
@@ -98,8 +100,8 @@ assert_eq "$(ra monitor)" 7 "monitor after stop"
 # validate-all's refusals, each with its reason
 assert_eq "$(ra validate-all OCF_RESKEY_unpromoted_state=sideways)" 6 "validate-all, bad state"
 grep -q "not an ALUA state: sideways" /tmp/ra.out || { cat /tmp/ra.out; fail "no reason for the bad state"; }
-assert_eq "$(ra validate-all OCF_RESKEY_target_group=)" 6 "validate-all, promotable without target_group"
-grep -q "set device_group and target_group" /tmp/ra.out || { cat /tmp/ra.out; fail "no reason for the missing group"; }
+assert_eq "$(ra validate-all OCF_RESKEY_device_group=)" 6 "validate-all, promotable without device_group"
+grep -q "promotable: set device_group" /tmp/ra.out || { cat /tmp/ra.out; fail "no reason for the missing group"; }
 echo "DEVICE_GROUP {" >> /etc/scst.conf
 assert_eq "$(ra validate-all)" 6 "validate-all, a file that does not parse"
 cat /tmp/ra.out
