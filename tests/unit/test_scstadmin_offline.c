@@ -100,10 +100,36 @@ static void test_root_attrs(void **state)
 	assert_string_equal(offline_root_refusal("setupid", "1"), "unknown");
 }
 
+/* cluster_mode 1 needs t10_dev_id, as the handlers say; 0 does not */
+static void test_cluster_needs_id(void **state)
+{
+	static const char text[] =
+		"HANDLER vdisk_nullio {\n"
+		"\tDEVICE a {\n\t\tsize_mb 1\n\t\tcluster_mode 1\n\t}\n"
+		"\tDEVICE b {\n\t\tt10_dev_id b\n\t\tcluster_mode 1\n\t}\n"
+		"\tDEVICE c {\n\t\tcluster_mode 0\n\t}\n"
+		"}\n";
+	char err[256];
+	struct tree *t = conf_parse("t.conf", text, err, sizeof(err));
+	str_vec w = { 0 };
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(conf_check_refusals(t, &w), 1);
+	assert_int_equal(w.n, 1);
+	assert_non_null(strstr(w.v[0], "t.conf:4: DEVICE a of vdisk_nullio: 'cluster_mode 1' needs 't10_dev_id'"));
+	strs_free(&w);
+	assert_int_equal(conf_check_offline(t, &w), 1);
+	assert_non_null(strstr(w.v[0], "DEVICE a of vdisk_nullio"));
+	strs_free(&w);
+	tree_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vdisk_params_known),
+		cmocka_unit_test(test_cluster_needs_id),
 		cmocka_unit_test(test_refusals_agree),
 		cmocka_unit_test(test_threads_num_refused),
 		cmocka_unit_test(test_root_attrs),

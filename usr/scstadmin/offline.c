@@ -206,10 +206,35 @@ static int refusal(const struct tree *t, const struct handler *h,
 	return 1;
 }
 
+/*
+ * cluster_mode 1 without t10_dev_id: the handlers refuse it (the lockspace
+ * is named after the id, the same on every node; Documentation/ha.md)
+ */
+static int cluster_without_id(const struct tree *t, const struct handler *h,
+			      const struct device *d, str_vec *warnings)
+{
+	const struct attr *mode = NULL;
+	bool id = false;
+
+	for (size_t k = 0; k < d->attrs.n; k++) {
+		if (!strcmp(d->attrs.v[k].key, "cluster_mode"))
+			mode = &d->attrs.v[k];
+		else if (!strcmp(d->attrs.v[k].key, "t10_dev_id"))
+			id = true;
+	}
+	if (!mode || id || strcmp(mode->value, "1"))
+		return 0;
+	*vec_push(warnings) = xasprintf(
+		"%s:%d: DEVICE %s of %s: 'cluster_mode 1' needs 't10_dev_id', the same on every node of the cluster (the modules refuse the device)",
+		t->src, mode->line, d->name, h->name);
+	return 1;
+}
+
 /**
  * conf_check_refusals() - the DEVICE attributes of scst-ng's handlers
- *	that cannot be honoured (cluster_mode 1, DIF); a root attribute the
- *	live tree lacks is a warning of the comparison, with its reason
+ *	that cannot be honoured (DIF, cluster_mode 1 without t10_dev_id); a
+ *	root attribute the live tree lacks is a warning of the comparison,
+ *	with its reason
  * @t: the parsed file
  * @warnings: receives one line each, with its line and the reason
  *
@@ -233,6 +258,7 @@ int conf_check_refusals(const struct tree *t, str_vec *warnings)
 				if (in_list(attrs, d->attrs.v[k].key))
 					n += refusal(t, h, d, &d->attrs.v[k],
 						     warnings);
+			n += cluster_without_id(t, h, d, warnings);
 		}
 	}
 	return n;
@@ -243,8 +269,8 @@ int conf_check_refusals(const struct tree *t, str_vec *warnings)
  * @t: the parsed file
  * @warnings: receives one line per root attribute scst-ng cannot honour
  *	or does not know, per handler scst-ng lacks, per DEVICE attribute its
- *	handler does not know and per one it cannot honour (cluster_mode 1,
- *	DIF), each with its line
+ *	handler does not know and per one it cannot honour (DIF, cluster_mode
+ *	1 without t10_dev_id), each with its line
  *
  * Return: how many warnings were added.
  */
@@ -281,6 +307,7 @@ int conf_check_offline(const struct tree *t, str_vec *warnings)
 					a->key);
 				n++;
 			}
+			n += cluster_without_id(t, h, d, warnings);
 		}
 	}
 	return n;
