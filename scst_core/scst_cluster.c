@@ -361,7 +361,8 @@ static int scst_cl_publish_plain(struct scst_cl *cl,
  */
 static int scst_cl_sync(struct scst_cl *cl, bool alone, bool full)
 {
-	struct scst_pr_wire_hdr hdr;
+	/* zero: a header block that cannot be read names no update */
+	struct scst_pr_wire_hdr hdr = { };
 	int ret;
 
 	ret = scst_cl_read_state(cl, &hdr, full);
@@ -381,15 +382,16 @@ static int scst_cl_sync(struct scst_cl *cl, bool alone, bool full)
 		       cl->dev->name);
 		return -EAGAIN;
 	}
-	if (ret == -EBADMSG)
-		pr_info("%s: cluster: the DLM's recovery left blocks of the state unvouched for (a node died); publishing this node's (update %llu)\n",
-			cl->dev->name, cl->seq);
-	else if (ret != -ENODATA)
-		pr_warn("%s: cluster: a writer left the state halfway (%d); publishing this node's (update %llu)\n",
-			cl->dev->name, ret, cl->seq);
-	scst_pr_cluster_snapshot(cl->dev, cl->base);
+	/* the update this node publishes: after any the header names */
 	if (hdr.seq > cl->seq)
 		cl->seq = hdr.seq;
+	if (ret == -EBADMSG)
+		pr_info("%s: cluster: the DLM's recovery left blocks of the state unvouched for (a node died); publishing this node's as update %llu\n",
+			cl->dev->name, cl->seq + 1);
+	else if (ret != -ENODATA)
+		pr_warn("%s: cluster: a writer left the state halfway (%d); publishing this node's as update %llu\n",
+			cl->dev->name, ret, cl->seq + 1);
+	scst_pr_cluster_snapshot(cl->dev, cl->base);
 	ret = scst_cl_publish_plain(cl, cl->base, cl->seq + 1);
 	if (!ret)
 		cl->seq++;

@@ -331,6 +331,54 @@ static ssize_t disk_max_hw_kb_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%u\n", ddev->max_bytes >> 10);
 }
 
+/*
+ * cluster_mode (Documentation/ha.md): the persistent reservations of the
+ * device shared by the target nodes of a cluster. A pass-through device
+ * has no t10_dev_id to set: its name in the cluster is its logical unit's
+ * own designator (VPD page 0x83, as scsi_vpd_lun_id() writes it:
+ * "naa.<hex>", "eui.<hex>", "t10.<text>"), which every node that sees the
+ * shared disk reads alike.
+ */
+#define DISK_CLUSTER_ID_LEN 256
+
+static ssize_t disk_cluster_mode_show(struct kobject *kobj,
+				      struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", scst_pr_cluster_on(scst_kobj_to_dev(kobj)));
+}
+
+static ssize_t disk_cluster_mode_store(struct kobject *kobj,
+				       struct kobj_attribute *attr,
+				       const char *buf, size_t count)
+{
+	struct scst_device *dev = scst_kobj_to_dev(kobj);
+	struct disk_dev *ddev = dev->dh_priv;
+	char *id = NULL;
+	bool on;
+	int ret;
+
+	if (kstrtobool(buf, &on)) {
+		pr_err("%s: cluster_mode=%.*s: must be 0 or 1\n", dev->name,
+		       (int)min_t(size_t, count, 32), buf);
+		return -EINVAL;
+	}
+	if (on) {
+		id = kzalloc(DISK_CLUSTER_ID_LEN, GFP_KERNEL);
+		if (!id)
+			return -ENOMEM;
+		ret = scsi_vpd_lun_id(ddev->sdev, id, DISK_CLUSTER_ID_LEN);
+		if (ret <= 0 || ret >= DISK_CLUSTER_ID_LEN) {
+			pr_err("%s: cluster_mode: the SCSI device reports no logical unit designator (VPD page 0x83) to name it in the cluster\n",
+			       dev->name);
+			kfree(id);
+			return -EINVAL;
+		}
+	}
+	ret = scst_pr_cluster_set(dev, on, id);
+	kfree(id);
+	return ret ?: count;
+}
+
 static struct kobj_attribute disk_scsi_device_attr =
 	__ATTR(scsi_device, 0444, disk_scsi_device_show, NULL);
 static struct kobj_attribute disk_state_attr =
@@ -339,12 +387,16 @@ static struct kobj_attribute disk_blocksize_attr =
 	__ATTR(blocksize, 0444, disk_blocksize_show, NULL);
 static struct kobj_attribute disk_max_hw_kb_attr =
 	__ATTR(max_hw_kb, 0444, disk_max_hw_kb_show, NULL);
+static struct kobj_attribute disk_cluster_mode_attr =
+	__ATTR(cluster_mode, 0644, disk_cluster_mode_show,
+	       disk_cluster_mode_store);
 
 static const struct attribute *disk_dev_attrs[] = {
 	&disk_scsi_device_attr.attr,
 	&disk_state_attr.attr,
 	&disk_blocksize_attr.attr,
 	&disk_max_hw_kb_attr.attr,
+	&disk_cluster_mode_attr.attr,
 	NULL,
 };
 

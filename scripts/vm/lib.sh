@@ -170,7 +170,8 @@ vm_initrd() {
 	# by its absolute path, with them too; or a host directory by its
 	# absolute path (a script language's library, such
 	# as /usr/lib/python3.11), with the shared libraries of the shared
-	# objects in it. Python's tests, build files and GUI stay behind.
+	# objects in it. Python's tests, build files and GUI, and udev's
+	# hardware database, stay behind.
 	if [ -f "$VM_TOP/tests/vm/$test.tools" ]; then
 		while read -r prog; do
 			case $prog in ''|'#'*) continue ;; esac
@@ -178,6 +179,7 @@ vm_initrd() {
 				tar -C / -c --exclude=test --exclude=idlelib \
 					--exclude=tkinter --exclude='config-*' \
 					--exclude=lib2to3 --exclude=ensurepip \
+					--exclude=hwdb.bin --exclude=hwdb.d \
 					"${prog#/}" | tar -x -C "$overlay" ||
 					vm_die "$test.tools: cannot copy $prog"
 				for f in $(find "$prog" -name '*.so*' -type f -exec ldd {} + 2>/dev/null | grep -v ':$' |

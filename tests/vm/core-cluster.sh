@@ -14,8 +14,11 @@
 #    without it;
 #  - off leaves the lockspace and keeps the state; on again publishes it
 #    again; a second device of the same t10_dev_id is refused (a
-#    lockspace clash); del_device leaves; the modules unload.
-# Two nodes and failover: tests/vm/ha-* (make check-ha).
+#    lockspace clash); del_device leaves; the modules unload;
+#  - a dev_disk (pass-through, scsi_debug) device: cluster_mode on joins
+#    the lockspace named after its logical unit's NAA designator, PR
+#    through it; off leaves.
+# Two nodes: tests/vm/ha-* (ha-pr in make check, all in make check-ha).
 . /tests/lib/common.sh
 . /tests/lib/scst.sh
 . /tests/lib/pr.sh
@@ -118,6 +121,39 @@ mgmt_bad $H "add_device ha2 size_mb=16;t10_dev_id=ha1;cluster_mode=1" -17
 logged "lockspace scst-ha1 is in use on this node: another device has the same t10_dev_id"
 [ -e $SCST/devices/ha2 ] && fail "ha2 left behind"
 
+# --- dev_disk: named by its logical unit's designator (VPD page 0x83) ------
+# A pass-through device has no t10_dev_id: the lockspace is named after
+# the SCSI device's own designator, which scsi_debug reports as NAA.
+sdebug_load dev_size_mb=16
+hctl=$(sdebug_hctl)
+run modprobe scst_disk
+mgmt $SCST/handlers/dev_disk/mgmt "add_device $hctl"
+DD=$SCST/devices/$hctl
+mgmt $SCST/targets/scst_local/tgt1/luns/mgmt "add $hctl 1"
+run sh -c "echo '- - -' > /sys/class/scsi_host/host$host/scan"
+wait_lun "$host" 1
+sgD=$(lun_sg "$host" 1)
+clear_ua "$sgD"
+prout "$sgD" --register --param-sark=0xd
+expect_fail sh -c "echo maybe > $DD/cluster_mode"
+mark
+run sh -c "echo 1 > $DD/cluster_mode"
+assert_eq "$(attr_value $DD/cluster_mode)" 1 "dev_disk cluster_mode"
+logged "$hctl: cluster_mode on (lockspace of naa."
+lsd=$(lockspaces | grep '^scst-naa\.') || { dlm_tool ls; fail "no lockspace scst-naa.* for $hctl"; }
+log "dev_disk $hctl: lockspace $lsd"
+assert_eq "$(keys "$sgD")" 0xd "dev_disk keys after joining"
+prout "$sgD" --reserve --param-rk=0xd --prout-type=1
+assert_eq "$(resv "$sgD")" "0xd Write Exclusive" "dev_disk reservation through the DLM"
+mark
+run sh -c "echo 0 > $DD/cluster_mode"
+logged "$hctl: cluster_mode off"
+lockspaces | grep_q -x "$lsd" && fail "lockspace $lsd left after off"
+prout "$sgD" --clear --param-rk=0xd
+mgmt $SCST/targets/scst_local/tgt1/luns/mgmt "del 1"
+mgmt $SCST/handlers/dev_disk/mgmt "del_device $hctl"
+run rmmod scst_disk
+
 # --- del_device leaves the lockspace; everything unloads -------------------
 mgmt $SCST/targets/scst_local/mgmt "del_target tgt1"
 mgmt $H "del_device $DEV"
@@ -126,6 +162,7 @@ run rmmod scst_cluster
 run rmmod scst_local
 run rmmod scst_vdisk
 run rmmod scst
+run rmmod scsi_debug
 cluster_stop
 log "cluster_mode on one node: refusals, join, PR through the DLM, off/on, clash, removal"
 exit 0

@@ -45,7 +45,7 @@ static const char *const nullio_attrs[] = {
 };
 
 static const char *const disk_attrs[] = {
-	CORE_DEV_ATTRS, NULL,
+	CORE_DEV_ATTRS, "cluster_mode", NULL,
 };
 
 static const struct {
