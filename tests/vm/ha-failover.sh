@@ -90,6 +90,32 @@ writes_done() {
 	printf '%d\n' "$(cat "/sys/block/${1##*/}/device/iodone_cnt")"
 }
 
+# probe_start: the I/O gap as the host sees it: a 4 KiB O_DIRECT write to
+# the multipath device every 0.2 s (past fio's 16 MiB), each completion's
+# time in /tmp/probe.times
+probe_start() {
+	rm -f /tmp/probe.stop /tmp/probe.times
+	(
+		i=0
+		until [ -e /tmp/probe.stop ]; do
+			dd if=/dev/zero of="$MP" bs=4k count=1 seek=$((8192 + i % 1024)) \
+				oflag=direct status=none && echo "$EPOCHREALTIME" >> /tmp/probe.times
+			i=$((i + 1))
+			sleep 0.2
+		done
+	) &
+	PROBE_PID=$!
+}
+
+# probe_gap: stops the probe; prints the longest time between two of its
+# completed writes, in ms
+probe_gap() {
+	touch /tmp/probe.stop
+	wait "$PROBE_PID"
+	awk 'NR > 1 && $1 - last > gap { gap = $1 - last } { last = $1 }
+	     END { printf "%d\n", gap * 1000 }' /tmp/probe.times
+}
+
 # fio_verify NAME SECONDS: fio --verify on the multipath device in the
 # background (pid FIO_PID), JSON to /tmp/NAME.json
 fio_verify() {
@@ -110,10 +136,10 @@ j = json.load(open(sys.argv[1]))["jobs"][0]
 w = j["write"]
 if j["error"] or w["io_bytes"] == 0:
     sys.exit(1)
-print("fio %s: %d writes, %d verified bytes, error %d, write latency max %.0f ms, p50 %.1f ms, p99 %.0f ms" % (
+print("fio %s: %d writes, %d verified bytes, error %d, write completion latency max %.0f ms, p50 %.1f ms, p99 %.0f ms, submission latency max %.0f ms" % (
     j["jobname"], w["total_ios"], j["read"]["io_bytes"], j["error"],
     w["clat_ns"]["max"] / 1e6, w["clat_ns"]["percentile"]["50.000000"] / 1e6,
-    w["clat_ns"]["percentile"]["99.000000"] / 1e6))
+    w["clat_ns"]["percentile"]["99.000000"] / 1e6, w["slat_ns"]["max"] / 1e6))
 PY
 }
 
@@ -163,12 +189,15 @@ CONF
 
 	# --- t1's power cut under fio --verify -------------------------------
 	before=$(writes_done "$SD_t1")
+	probe_start
 	fio_verify failover 90
 	sleep 10
 	[ "$(writes_done "$SD_t1")" -gt "$before" ] || fail "no writes through t1 before the cut"
 	ha_host_kill t1
 	ha_mark t1-killed
 	fio_check failover
+	gap=$(probe_gap)
+	log "I/O gap seen by the host (the longest time between two completed probe writes): $gap ms"
 	multipath -ll
 	log "after the cut: t1's path $(path_state "$SD_t1"), t2's $(path_state "$SD_t2")"
 	clear_ua "$SG_t2"
