@@ -18,6 +18,9 @@
 #    registrant on the other (RESERVATIONS RELEASED);
 #  - PREEMPT AND ABORT through t2 of the key registered through t1: the
 #    nexus on t1 gets REGISTRATIONS PREEMPTED and its writes conflict;
+#  - REGISTER AND MOVE through t1, seen and enforced through t2, and
+#    PREEMPT (without abort) through t2 of the key moved, with the unit
+#    attention on t1;
 #  - PRgeneration is the same through both nodes after every change;
 #  - fence_scsi (Debian's fence-agents, as Pacemaker runs it: -o on,
 #    -o status, -o off of the other host's key) fences A through t1
@@ -134,8 +137,47 @@ if [ "$VM_GUEST" = ini ]; then
 	same_generation
 	prout "$SG_B2" --clear --param-rk=0xb
 	assert_eq "$(keys "$SG_A1" | xargs)" "" "keys through t1 after CLEAR"
-	for sg in "$SG_A2" "$SG_B1"; do clear_ua "$sg"; done
+	for sg in "$SG_A1" "$SG_A2" "$SG_B1" "$SG_B2"; do clear_ua "$sg"; done
+
+	# REGISTER AND MOVE through t1 to B's nexus through t1 (its SRP
+	# TransportID as t1's pr_state names it), seen and enforced through
+	# t2; then PREEMPT (without abort) through t2 of the key moved there,
+	# with the unit attention on t1. (A move to a port of the other node
+	# is refused: ha.md, "Not there yet".)
+	prout "$SG_B1" --register --param-sark=0xb
+	ha_mark want-tid
+	ha_wait_mark 120 tid-b1 t1
+	tid=$(ha_fetch t1 tid-b1)
+	[ ${#tid} = 32 ] || fail "no SRP TransportID of B1 from t1 ('$tid')"
+	prout "$SG_B1" --register --param-rk=0xb --param-sark=0
+	prout "$SG_A1" --register --param-sark=0xa
+	prout "$SG_A1" --reserve --param-rk=0xa --prout-type=1
+	prout "$SG_A1" --register-move --param-rk=0xa --param-sark=0xc --prout-type=1 \
+		--relative-target-port=1 --transport-id="srp,$tid"
+	assert_eq "$(keys "$SG_B2" | xargs)" "0xa 0xc" "keys through t2 after REGISTER AND MOVE"
+	assert_eq "$(resv "$SG_B2")" "0xc Write Exclusive" "reservation through t2 after REGISTER AND MOVE"
+	assert_eq "$(io "$SG_B1" write)" good "the moved-to holder's write"
+	assert_eq "$(io "$SG_B2" write)" conflict "B's unregistered nexus's write through t2"
+	assert_eq "$(io "$SG_A1" write)" conflict "the old holder's write through t1"
+	same_generation
+	prout "$SG_A2" --register --param-sark=0xd
+	prout "$SG_A2" --preempt --param-rk=0xd --param-sark=0xc --prout-type=1
+	ua_is "$SG_B1" "registrations preempted"
+	assert_eq "$(keys "$SG_B1" | xargs)" "0xa 0xd" "keys through t1 after PREEMPT through t2"
+	assert_eq "$(resv "$SG_B1")" "0xd Write Exclusive" "reservation through t1 after PREEMPT"
+	assert_eq "$(io "$SG_B1" write)" conflict "the preempted nexus's write through t1"
+	assert_eq "$(io "$SG_A2" write)" good "the new holder's write through t2"
+	same_generation
+	prout "$SG_A2" --clear --param-rk=0xd
+	for sg in "$SG_A1" "$SG_A2" "$SG_B1" "$SG_B2"; do clear_ua "$sg"; done
 	ha_mark pr-done
+fi
+if [ "$VM_GUEST" = t1 ]; then
+	ha_wait_mark 600 want-tid ini
+	tid=$(sed -n 's/^registrant [0-9]* key 0x000000000000000b transport_id srp:\([0-9a-f]\{32\}\) rel_tgt_id 1 .*/\1/p' \
+		$SCST/devices/$DEV/pr_state)
+	[ -n "$tid" ] || { cat $SCST/devices/$DEV/pr_state; fail "pr_state: no registrant 0xb on port 1"; }
+	ha_mark tid-b1 "$tid"
 fi
 ha_wait_mark 600 pr-done ini
 
