@@ -152,8 +152,12 @@ if [ "$VM_GUEST" = ini ]; then
 	prout "$SG_B1" --register --param-rk=0xb --param-sark=0
 	prout "$SG_A1" --register --param-sark=0xa
 	prout "$SG_A1" --reserve --param-rk=0xa --prout-type=1
+	# the TransportID as its 24 bytes (SPC-4 §7.6.4.5: protocol 4h, the
+	# initiator port identifier at byte 8): sg_persist's "srp," form is
+	# refused by Debian's sg3_utils 1.46 ("badly formed")
+	tid_hex="04,0,0,0,0,0,0,0,$(sed 's/../&,/g; s/,$//' <<< "$tid")"
 	prout "$SG_A1" --register-move --param-rk=0xa --param-sark=0xc --prout-type=1 \
-		--relative-target-port=1 --transport-id="srp,$tid"
+		--relative-target-port=1 --transport-id="$tid_hex"
 	assert_eq "$(keys "$SG_B2" | xargs)" "0xa 0xc" "keys through t2 after REGISTER AND MOVE"
 	assert_eq "$(resv "$SG_B2")" "0xc Write Exclusive" "reservation through t2 after REGISTER AND MOVE"
 	assert_eq "$(io "$SG_B1" write)" good "the moved-to holder's write"
