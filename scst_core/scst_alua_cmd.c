@@ -93,6 +93,37 @@ void scst_tg_set_state(struct scst_tg *tg, u8 state, u8 status,
 	scst_dg_queue_ua(tg->dg, except);
 }
 
+/**
+ * scst_alua_remote_port() - whether the device's ALUA groups name a
+ *	target port of another system with this relative target port
+ *	identifier
+ * @dev: the device
+ * @rel_tgt_id: the identifier
+ *
+ * The other node of an HA pair serves the same logical unit through its
+ * own ports (Documentation/ha.md): they are ports of the SCSI target
+ * device, e.g. for REGISTER AND MOVE (SPC-4 §5.9.8), though not of this
+ * system.
+ *
+ * Return: true when a remote port of one of its target groups has it.
+ */
+bool scst_alua_remote_port(struct scst_device *dev, u16 rel_tgt_id)
+{
+	struct scst_tg_tgt *t;
+	struct scst_tg *tg;
+	unsigned long flags;
+	bool found = false;
+
+	spin_lock_irqsave(&scst_alua_lock, flags);
+	if (dev->alua_dg)
+		list_for_each_entry(tg, &dev->alua_dg->tg_list, entry)
+			list_for_each_entry(t, &tg->tgt_list, entry)
+				if (!t->tgt && t->rel_tgt_id == rel_tgt_id)
+					found = true;
+	spin_unlock_irqrestore(&scst_alua_lock, flags);
+	return found;
+}
+
 /* ---------------------------------------------------------------------- */
 /* The command side                                                       */
 

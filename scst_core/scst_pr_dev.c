@@ -249,7 +249,9 @@ void scst_pr_in_exec(struct scst_cmd *cmd)
 
 /*
  * REGISTER AND MOVE (SPC-4 §5.9.8): whether a target port with the
- * RELATIVE TARGET PORT IDENTIFIER of the parameter list exists. Looked up
+ * RELATIVE TARGET PORT IDENTIFIER of the parameter list exists: one of
+ * this system's targets, or a remote port of the device's ALUA groups
+ * (the other node of an HA pair, Documentation/ha.md). Looked up
  * under scst_mutex before the PR locks are taken (scst_pr_out() calls
  * back under pr_lock, where nothing may sleep).
  */
@@ -258,8 +260,8 @@ struct scst_pr_port {
 	bool exists;
 };
 
-static void scst_pr_port_lookup(struct scst_pr_port *p, const u8 *data,
-				u32 len)
+static void scst_pr_port_lookup(struct scst_device *dev,
+				struct scst_pr_port *p, const u8 *data, u32 len)
 {
 	struct scst_tgt_template *tgtt;
 	struct scst_tgt *tgt;
@@ -275,6 +277,9 @@ static void scst_pr_port_lookup(struct scst_pr_port *p, const u8 *data,
 			if (tgt->rel_tgt_id == p->rel_tgt_id)
 				p->exists = true;
 	mutex_unlock(&scst_mutex);
+	/* a port of the other node of a pair, in the device's ALUA groups */
+	if (!p->exists)
+		p->exists = scst_alua_remote_port(dev, p->rel_tgt_id);
 }
 
 static bool scst_pr_port_exists(u16 rel_tgt_id, void *ctx)
@@ -459,7 +464,7 @@ void scst_pr_out_exec(struct scst_cmd *cmd)
 	req.data_len = len;
 	req.ctx = &port;
 	if ((cmd->cdb[1] & 0x1f) == SCST_PR_OUT_REGISTER_AND_MOVE)
-		scst_pr_port_lookup(&port, data, len);
+		scst_pr_port_lookup(dev, &port, data, len);
 
 	mutex_lock(&dev->pr_cl_mutex);
 	cl = dev->pr_cl;

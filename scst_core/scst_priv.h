@@ -367,6 +367,7 @@ struct scst_tg_tgt {
 extern spinlock_t scst_alua_lock;
 void scst_alua_changed(void);
 void scst_dg_queue_ua(struct scst_dg *dg, const struct scst_session *except);
+bool scst_alua_remote_port(struct scst_device *dev, u16 rel_tgt_id);
 void scst_tg_set_state(struct scst_tg *tg, u8 state, u8 status,
 		       const struct scst_session *except);
 u32 scst_alua_check_cmd(struct scst_cmd *cmd);

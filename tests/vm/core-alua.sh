@@ -307,8 +307,29 @@ log "access_state: A $(cat $sd_a/access_state), B $(cat $sd_b/access_state)"
 dd if=$(lun_disk "$host_b" 0) of=/dev/null bs=4k count=16 iflag=direct status=none ||
 	fail "I/O on the active path B failed"
 
-# --- clean-up when what is grouped goes away -----------------------------------
+# --- REGISTER AND MOVE to a port of another system ------------------------------
+# remote_tgt (4660) is a port of the other node of an HA pair: a port of
+# the SCSI target device (SPC-4 §5.9.8), so a move to it is accepted; a
+# port nobody has is refused (sg_persist takes the identifier in hex)
 echo active > $TG1/state || fail "state write refused"
+pop_uas "$sg_a" > /dev/null
+run sg_persist -n --out --register --param-sark=0xa "$sg_a"
+run sg_persist -n --out --reserve --param-rk=0xa --prout-type=1 "$sg_a"
+out=$(sg_persist -n -v --out --register-move --param-rk=0xa --param-sark=0xe --prout-type=1 \
+	--relative-target-port=1235 --transport-id=iqn.2026-01.test:elsewhere "$sg_a" 2>&1) &&
+	fail "REGISTER AND MOVE to port 4661 (nobody's) accepted"
+grep -qi "invalid field in parameter list" <<< "$out" ||
+	{ echo "$out"; fail "REGISTER AND MOVE to port 4661: not INVALID FIELD IN PARAMETER LIST"; }
+out=$(sg_persist -n -vv --out --register-move --param-rk=0xa --param-sark=0xe --prout-type=1 \
+	--relative-target-port=1234 --transport-id=iqn.2026-01.test:elsewhere "$sg_a" 2>&1) ||
+	{ echo "$out"; fail "REGISTER AND MOVE to port 4660 (remote_tgt) refused"; }
+grep -q "^registrant 1 key 0x000000000000000e transport_id iscsi:iqn.2026-01.test:elsewhere rel_tgt_id 4660 " \
+	$SCST/devices/disk0/pr_state || { cat $SCST/devices/disk0/pr_state; fail "pr_state: no registrant on port 4660"; }
+run sg_persist -n --out --clear --param-rk=0xa "$sg_a"
+pop_uas "$sg_a" > /dev/null
+pop_uas "$sg_b" > /dev/null
+
+# --- clean-up when what is grouped goes away -----------------------------------
 mgmt $SCST/targets/scst_local/mgmt "del_target tgt_b"
 [ ! -e $TG2/tgt_b ] || fail "tg2/tgt_b still there after del_target"
 assert_eq "$(ls $TG2 | LC_ALL=C sort | tr '\n' ' ')" "group_id mgmt preferred remote_tgt state " "tg2 after del_target"
