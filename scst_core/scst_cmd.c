@@ -816,16 +816,18 @@ static bool scst_exec_res_refused(struct scst_cmd *cmd)
  * where it may sleep: the fast path (often an RDMA CQ worker that other
  * queues share) never waits for synchronous I/O or another command. So
  * does a command the core emulates with work that sleeps (PERSISTENT
- * RESERVE OUT), whatever the handler, until it runs there.
+ * RESERVE OUT), whatever the handler, until it runs there. A handler
+ * with exec_inline_first gets it again on the device's own threads.
  */
 void scst_do_exec(struct scst_cmd *cmd)
 {
+	const struct scst_dev_type *dt = cmd->dev->handler;
 	enum scst_exec_res res;
 	bool requeue;
 
 	scst_lat_stamp(cmd, SCST_LAT_TS_EXEC);
 	atomic_set(&cmd->exec_refs, 2);
-	if (cmd->dev->handler->exec_may_sleep)
+	if (dt->exec_may_sleep && !dt->exec_inline_first)
 		cmd->may_block = true;
 	if (scst_cmd_is_aborted(cmd)) {
 		scst_set_cmd_error_status(cmd, SCST_STATUS_TASK_ABORTED);
@@ -836,9 +838,15 @@ void scst_do_exec(struct scst_cmd *cmd)
 	} else {
 		res = scst_emulate_cmd(cmd);
 		if (res == SCST_EXEC_NOT_HANDLED) {
-			res = cmd->dev->handler->exec(cmd);
+			res = dt->exec(cmd);
 			requeue = res == SCST_EXEC_NEED_THREAD &&
 				  !cmd->may_block;
+			if (requeue && dt->exec_may_sleep) {
+				/* exec_inline_first: nothing was done */
+				cmd->state = SCST_CMD_STATE_EXEC_WAIT;
+				scst_dev_queue_exec(cmd);
+				return;
+			}
 		} else {
 			requeue = res == SCST_EXEC_NEED_THREAD;
 		}
@@ -865,6 +873,7 @@ static void scst_exec(struct scst_cmd *cmd)
 
 	cmd->state = SCST_CMD_STATE_EXEC_WAIT;
 	if (dev && dev->handler->exec_may_sleep &&
+	    !dev->handler->exec_inline_first &&
 	    !scst_cmd_is_aborted(cmd) && !scst_cmd_core_emulated(cmd)) {
 		scst_dev_queue_exec(cmd);
 		return;

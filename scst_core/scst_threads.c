@@ -71,8 +71,11 @@ static int scst_thread_fn(void *arg)
 		wait_event_interruptible(p->wq,
 					 !list_empty_careful(&p->queue) ||
 					 kthread_should_stop());
-		while ((cmd = scst_threads_next_cmd(p)))
+		while ((cmd = scst_threads_next_cmd(p))) {
+			/* a device thread: ->exec() may sleep here */
+			cmd->may_block = true;
 			scst_do_exec(cmd);
+		}
 	}
 	return 0;
 }

@@ -232,7 +232,7 @@ static int disk_map_sg(struct request *rq, struct scatterlist *sgl,
 
 	if (nvecs > UIO_MAXIOV)
 		return -EINVAL;
-	bio = bio_kmalloc(nvecs, GFP_KERNEL);
+	bio = bio_kmalloc(nvecs, GFP_NOIO);
 	if (!bio)
 		return -ENOMEM;
 	bio_init(bio, NULL, bio->bi_inline_vecs, nvecs, req_op(rq));
@@ -319,12 +319,12 @@ static noinline int disk_bounce_alloc(struct disk_req *dr, u32 len)
 	struct scatterlist *sg;
 	struct page *page;
 
-	if (sg_alloc_table(&dr->bounce_table, nents, GFP_KERNEL | __GFP_NOWARN))
+	if (sg_alloc_table(&dr->bounce_table, nents, GFP_NOIO | __GFP_NOWARN))
 		return -ENOMEM;
 	dr->bounce = dr->bounce_table.sgl;
 	dr->bounce_nents = nents;
 	for_each_sg(dr->bounce, sg, nents, i) {
-		page = alloc_page(GFP_KERNEL | __GFP_NOWARN);
+		page = alloc_page(GFP_NOIO | __GFP_NOWARN);
 		if (!page) {
 			disk_bounce_free(dr);
 			return -ENOMEM;
@@ -568,12 +568,16 @@ static int disk_check_len(struct scst_cmd *cmd, struct disk_dev *ddev)
 
 /**
  * disk_exec() - pass a command to the SCSI device
- * @cmd: the command, on one of the device's threads
+ * @cmd: the command: first where it arrived (exec_inline_first), then, if
+ *	the queue had no free request tag, on one of the device's threads
  *
- * Waits for a request tag (the queue's depth bounds what is in flight),
- * then submits; the command completes in disk_end_io().
+ * Takes a request tag without waiting where the command arrived, which
+ * may be a completion context other queues share: a command that finds
+ * none (the queue's depth bounds what is in flight) asks for a device
+ * thread, which waits for one. Then submits; the command completes in
+ * disk_end_io(). Allocations are GFP_NOIO: this is an I/O path.
  *
- * Return: SCST_EXEC_COMPLETED.
+ * Return: SCST_EXEC_COMPLETED, or SCST_EXEC_NEED_THREAD with nothing done.
  */
 enum scst_exec_res disk_exec(struct scst_cmd *cmd)
 {
@@ -594,14 +598,20 @@ enum scst_exec_res disk_exec(struct scst_cmd *cmd)
 	}
 	if (disk_check_len(cmd, ddev))
 		goto done;
-	dr = kzalloc(sizeof(*dr), GFP_KERNEL);
+	dr = kzalloc(sizeof(*dr), GFP_NOIO);
 	if (!dr) {
 		scst_set_cmd_error_status(cmd, SCST_STATUS_BUSY);
 		goto done;
 	}
 	dr->cmd = cmd;
 	rq = scsi_alloc_request(ddev->sdev->request_queue,
-				write ? REQ_OP_DRV_OUT : REQ_OP_DRV_IN, 0);
+				write ? REQ_OP_DRV_OUT : REQ_OP_DRV_IN,
+				scst_cmd_may_block(cmd) ? 0 : BLK_MQ_REQ_NOWAIT);
+	if (rq == ERR_PTR(-EWOULDBLOCK) && !scst_cmd_may_block(cmd)) {
+		/* no free tag (or the queue is frozen): wait on a thread */
+		kfree(dr);
+		return SCST_EXEC_NEED_THREAD;
+	}
 	if (IS_ERR(rq)) {
 		/* the queue is dying: the device is being removed */
 		scst_set_cmd_error(cmd, disk_sdev_gone(ddev) ?

@@ -406,8 +406,12 @@ static const char *const disk_params[] = { NULL };
 static struct scst_dev_type disk_devtype = {
 	.name = "dev_disk",
 	.type = SCST_TYPE_DISK,
-	/* ->exec() waits for a request tag: on the device's threads */
+	/*
+	 * ->exec() may wait for a request tag: on the device's threads, but
+	 * only when the queue has none free (disk_exec())
+	 */
 	.exec_may_sleep = true,
+	.exec_inline_first = true,
 	.threads_num = DISK_THREADS_NUM,
 	.parse = disk_parse,
 	.exec = disk_exec,

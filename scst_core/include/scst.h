@@ -286,6 +286,13 @@ struct scst_tgt_template {
  * @exec_may_sleep: ->exec() may sleep: the core runs it on the device's
  *	worker threads (threads_num, threads_pool_type); otherwise it runs on
  *	the CPU that received the command
+ * @exec_inline_first: with @exec_may_sleep: ->exec() is called first where
+ *	the command is, with scst_cmd_may_block() false, as for a handler
+ *	that does not sleep; only a command it answers SCST_EXEC_NEED_THREAD
+ *	for goes to the device's worker threads, where it is called again.
+ *	For a handler whose commands rarely need to sleep (dev_disk: only
+ *	when the device's queue has no free tag), so that the others do
+ *	not pay a thread hop each
  * @threads_num: default number of worker threads per device when
  *	@exec_may_sleep
  * @parse: decode the CDB: set the data direction, buffer length, LBA; on
@@ -388,6 +395,7 @@ struct scst_dev_type {
 	const char *name;
 	int type;
 	bool exec_may_sleep;
+	bool exec_inline_first;
 	int threads_num;
 
 	int (*parse)(struct scst_cmd *cmd);

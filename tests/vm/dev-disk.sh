@@ -441,6 +441,37 @@ unexport_disk
 mgmt $H/mgmt "del_device $hctl"
 run modprobe -r scsi_debug
 
+# --- two request tags: only what finds none waits on a device thread ---
+# dev_disk takes a request tag without waiting where a command arrives
+# (exec_inline_first) and hands a command that finds none free to the
+# device's threads, which wait for one. The threads' wake-ups (their
+# voluntary context switches) show which path the commands took.
+thread_switches() {
+	local p n=0
+	for p in $(attr_value $SCST/devices/"$hctl"/thread_pids); do
+		n=$((n + $(awk '/^voluntary_ctxt_switches/ { print $2 }' /proc/"$p"/status)))
+	done
+	echo "$n"
+}
+sdebug_load 512 host_max_queue=2
+export_disk
+[ -n "$(attr_value $SCST/devices/"$hctl"/thread_pids)" ] || fail "no device threads"
+sw=$(thread_switches)
+fio_run inline --filename="$remote_disk" --ioengine=libaio --direct=1 \
+	--rw=randread --bs=4k --iodepth=1 --size=4M --number_ios=500
+assert_eq "$(thread_switches)" "$sw" "device thread wake-ups at QD 1 (a tag always free)"
+# each command held a jiffy in the device: 16 in flight, 2 tags
+echo 1 > $SDEBUG/delay
+fio_run starved --filename="$remote_disk" --ioengine=libaio --direct=1 \
+	--rw=randwrite --bs=4k --iodepth=16 --size=4M --number_ios=400 \
+	--verify=crc32c --do_verify=1 --verify_fatal=1
+echo 0 > $SDEBUG/delay
+[ "$(thread_switches)" -gt "$sw" ] || fail "no command waited for a tag on a device thread"
+log "device thread wake-ups with 2 tags at QD 16: $(($(thread_switches) - sw))"
+unexport_disk
+mgmt $H/mgmt "del_device $hctl"
+run modprobe -r scsi_debug
+
 # --- not a disk: refused with its type ---------------------------------
 sdebug_load 512 ptype=1
 mgmt_bad $H/mgmt "add_device $hctl" -22
