@@ -4,12 +4,18 @@
 #          cpu_busy=B p50_us=P p99_us=Q probe_ms=T
 #   BENCH-PROBE: probe_ms=T
 #   CEILING: test=ib_write_bw msg=4096 mps=M mib_s=W probe_ms=T
+# A BENCH line of side "direct" is the job run on the device the sides
+# stand on without a target (tests/vm/lib/fio.sh, BENCH_DIRECT_DISK):
+# the job's ceiling. Where a job has one, each side's share is of it, and
+# the "target µs/IO" column is the side's CPU per I/O less the direct
+# path's: what the target itself costs per I/O.
 # Per job and side: the number of runs, mean, min and max IOPS, their
 # coefficient of variation, the mean p50 and p99 latency (submission to
 # completion), guest CPU busy % and CPU per I/O; per job the ratios A/B
 # of IOPS and of CPU per I/O (mean over mean, and the range of the
 # per-run ratios, run i of A against run i of B, which ran next to each
-# other); where the log has a CEILING line, each side's share of it.
+# other); where the log has a CEILING line or the job a direct side,
+# each side's share of it.
 # probe_ms (tests/vm/lib/bench.sh, bench_probe) is how long the guest took
 # for a fixed amount of CPU work just before the run, BENCH-PROBE a probe
 # after a job's last run: a run whose probes before and after it both
@@ -44,6 +50,7 @@ BEGIN {
 		cvmax = 10
 	if (hostmax == "")
 		hostmax = 10
+	direct = "direct"
 	al = label(a)
 	bl = label(b)
 }
@@ -96,6 +103,8 @@ $1 == "CEILING:" {
 		order[++njobs] = j
 	}
 	bs[j] = f["bs"]
+	if (f["side"] == direct)
+		anydirect = 1
 	n[k]++
 	s[k] += f["iops"]
 	ss[k] += f["iops"] * f["iops"]
@@ -164,9 +173,13 @@ function ratios(j,   ka, kb, i, run, x, y, first) {
 }
 
 # share J K: side K's share of the ceiling (fraction; -1 without one), and
-# in sharekind "" (messages) or "bw"
-function share(j, k,   iops) {
+# in sharekind "" (messages) or "bw": the job's direct side where it has
+# one, else the CEILING line's test
+function share(j, k,   iops, kd) {
 	sharekind = ""
+	kd = j SUBSEP direct
+	if (n[kd] && n[k])
+		return avg(s[kd], kd) ? avg(s[k], k) / avg(s[kd], kd) : -1
 	if (!(ceiling in cmps) || !n[k])
 		return -1
 	iops = avg(s[k], k)
@@ -175,6 +188,15 @@ function share(j, k,   iops) {
 		return cmib[ceiling] ? iops * bs[j] / 1048576 / cmib[ceiling] : -1
 	}
 	return cmps[ceiling] ? iops / cmps[ceiling] : -1
+}
+
+# overhead J K: side K's CPU µs per I/O less the direct path's (the
+# target's own cost); "" where job J has no direct side or K is it
+function overhead(j, k,   kd) {
+	kd = j SUBSEP direct
+	if (!n[kd] || !n[k] || k == kd)
+		return ""
+	return sprintf("%.0f", avg(c[k], k) - avg(c[kd], kd))
 }
 
 function rfmt(x, lo, hi) {
@@ -223,10 +245,13 @@ function row(j, sd, first, md,   k, sh) {
 	       first ? j : "", label(sd), n[k], avg(s[k], k), \
 	       lo[k], hi[k], cv(k), avg(p50[k], k), avg(p99[k], k), \
 	       avg(busy[k], k), avg(c[k], k)
-	if (nct)
+	if (nct || anydirect)
 		printf md ? " %s |" : " %6s", sh < 0 ? "-" : \
 		       sprintf("%.0f%%%s", 100 * sh, \
 			       sharekind == "bw" ? (md ? " bw" : "bw") : "")
+	if (anydirect)
+		printf md ? " %s |" : " %6s", overhead(j, k) == "" ? "-" : \
+		       overhead(j, k)
 	printf md ? " %s | %s | %s |\n" : " %-17s %-17s %s\n", \
 	       first ? rfmt(r["iops"], r["iops_lo"], r["iops_hi"]) : "", \
 	       first ? rfmt(r["cpu"], r["cpu_lo"], r["cpu_hi"]) : "", note(k)
@@ -236,11 +261,12 @@ function csvrow(j, sd,   k, sh) {
 	k = j SUBSEP sd
 	sh = share(j, k)
 	printf "%s,%s,%s,%s,%d,%.0f,%.0f,%.0f,%.1f,%.0f,%.0f,%.1f,%.0f,%s," \
-	       "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f\n", pre, j, sd, bs[j], n[k], \
-	       avg(s[k], k), lo[k], hi[k], cv(k), avg(p50[k], k), \
+	       "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%s\n", pre, j, sd, bs[j], \
+	       n[k], avg(s[k], k), lo[k], hi[k], cv(k), avg(p50[k], k), \
 	       avg(p99[k], k), avg(busy[k], k), avg(c[k], k), \
 	       sh < 0 ? "" : sprintf("%.3f", sh), r["iops"], r["iops_lo"], \
-	       r["iops_hi"], r["cpu"], r["cpu_lo"], r["cpu_hi"], hostslow(k)
+	       r["iops_hi"], r["cpu"], r["cpu_lo"], r["cpu_hi"], hostslow(k), \
+	       overhead(j, k)
 }
 
 END {
@@ -249,23 +275,30 @@ END {
 		      "n,iops_mean,iops_min,iops_max,cv_pct,p50_us,p99_us," \
 		      "cpu_busy_pct,cpu_us_per_io,ceiling_share," \
 		      "iops_ratio,iops_ratio_min,iops_ratio_max," \
-		      "cpu_ratio,cpu_ratio_min,cpu_ratio_max,host_slow_pct"
+		      "cpu_ratio,cpu_ratio_min,cpu_ratio_max,host_slow_pct," \
+		      "target_us_per_io"
 	if (fmt == "txt") {
 		printf "%-20s %-7s %4s %8s %8s %8s %5s %7s %7s %5s %6s", "job", \
 		       "side", "runs", "IOPS", "min", "max", "cv%", "p50us", "p99us", \
 		       "busy%", "us/io"
-		if (nct)
+		if (nct || anydirect)
 			printf " %6s", "ceil"
+		if (anydirect)
+			printf " %6s", "tgt/io"
 		printf " %-17s %-17s %s\n", "IOPS " al "/" bl, \
 		       "CPU/io " al "/" bl, "note"
 	} else if (fmt == "md") {
 		printf "| job | side | runs | IOPS | min | max | CV %% | p50 µs | " \
 		       "p99 µs | CPU busy %% | CPU µs/IO |"
-		if (nct)
+		if (nct || anydirect)
 			printf " of ceiling |"
+		if (anydirect)
+			printf " target µs/IO |"
 		printf " IOPS %s/%s | CPU/IO %s/%s | note |\n", al, bl, al, bl
 		printf "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
-		if (nct)
+		if (nct || anydirect)
+			printf "--:|"
+		if (anydirect)
 			printf "--:|"
 		printf "--:|--:|---|\n"
 	}
@@ -279,8 +312,8 @@ END {
 			continue
 		}
 		first = 1
-		for (side = 1; side <= 2; side++) {
-			sd = side == 1 ? a : b
+		for (side = 1; side <= 3; side++) {
+			sd = side == 1 ? a : side == 2 ? b : direct
 			k = j SUBSEP sd
 			if (!n[k])
 				continue
@@ -303,6 +336,12 @@ END {
 			       t == ceiling ? " (the \"ceil\" shares)" : "", \
 			       (h > hostmax ? sprintf(", host +%.0f%%", h) : "")
 		}
+		if (anydirect)
+			printf "%sdirect: fio on the device the sides stand on, " \
+			       "without a target (the job's ceiling, the " \
+			       "\"of ceiling\" shares); target µs/IO: the " \
+			       "side's CPU µs per I/O less the direct path's\n", \
+			       fmt == "md" ? "- " : ""
 		printf "%sratios: %s/%s, mean over mean (range of the per-run " \
 		       "ratios); CPU/io lower is better; cv>%s%%: run-to-run " \
 		       "variation above %s%%\n", fmt == "md" ? "- " : "", al, bl, \

@@ -113,8 +113,9 @@ bench_ceiling() {
 # bench_local_setup: the devices of bench-local and profile-local: twin
 # null_blk devices (one module, the same parameters; each target opens
 # its device exclusively), ours (scst_local + vdisk_blockio on nullb0) and
-# LIO's (tcm_loop + iblock on nullb1). Sets ours and lio (their disks) and
-# LIO (configfs). Requires scst.sh.
+# LIO's (tcm_loop + iblock on nullb1), and a third twin, nullb2, that
+# fio reaches directly (direct: the ceiling). Sets ours, lio and direct
+# (their disks) and LIO (configfs). Requires scst.sh.
 LIO=/sys/kernel/config/target
 
 # tcm_loop puts its LUNs on SCSI target id 1
@@ -131,7 +132,9 @@ lio_disk() {
 
 bench_local_setup() {
 	run modprobe -a sd_mod sg
-	run modprobe null_blk nr_devices=2 gb=4 irqmode=0
+	# the third is the rows' ceiling, fio on the device without a target
+	# (bench_alternate's BENCH_DIRECT_DISK)
+	run modprobe null_blk nr_devices=3 gb=4 irqmode=0
 
 	# ours
 	scst_local_load
@@ -154,8 +157,10 @@ bench_local_setup() {
 	lio=$(lio_disk)
 	wait_for 10 "$lio" test -b "$lio"
 
+	# the twin without a target: its scheduler is nullb0's and nullb1's
+	direct=/dev/nullb2
 	bench_no_scheduler "$ours" "$lio"
-	log "ours: $ours (scst_local), LIO: $lio (tcm_loop)"
+	log "ours: $ours (scst_local), LIO: $lio (tcm_loop), direct: $direct"
 }
 
 # bench_srp_setup: bench-srp's devices. LIO's ib_srpt + iblock on

@@ -100,10 +100,23 @@ bench_cv() {
 # can turn IOPS into bandwidth, and the bench_probe taken just before the
 # run (probe_ms); a "BENCH-PROBE:" line after each job's last run gives
 # that run the probe after it too.
+#
+# BENCH_DIRECT_DISK, where set, is the device both sides stand on, reached
+# without a target (a twin null_blk device, the scsi_debug disk): every
+# run also runs the job there as side "direct", after the two sides. That
+# is the row's ceiling, measured in the same boot and under the same host
+# load: no target can do more IOPS or spend less CPU per I/O than the
+# block layer and the device alone, and the difference in CPU per I/O is
+# what the target itself costs (scripts/bench-report.awk). Its IOPS do
+# not extend the runs: the ceiling is not what is compared.
+# BENCH_TAG, where set, is appended to each job's name ("-l4": the same
+# job on four LUNs per side).
 bench_alternate() {
 	local size=$1 sa=$2 da=$3 sb=$4 db=$5 job rw bs qd nj name i side disk
-	local -a iops_a iops_b
+	local -a iops_a iops_b sides
 	shift 5
+	sides=("$sa" "$sb")
+	[ -n "${BENCH_DIRECT_DISK:-}" ] && sides+=(direct)
 	# what the numbers were measured on, for scripts/bench's results:
 	# the guest's own count, whatever the VM was asked for
 	echo "BENCH-ENV: vcpus=$(nproc) kernel=$(uname -r) runs=$RUNS secs=$SECS"
@@ -113,6 +126,7 @@ bench_alternate() {
 		nj=${nj#jobs=}
 		name=$rw-$bs-qd$qd
 		[ "$nj" = 1 ] || name+=-j$nj
+		name+=${BENCH_TAG:-}
 		iops_a=() iops_b=()
 		for ((i = 1; i <= RUNS_MAX; i++)); do
 			if [ "$i" -gt "$RUNS" ] &&
@@ -122,9 +136,12 @@ bench_alternate() {
 			fi
 			[ "$i" -le "$RUNS" ] ||
 				log "$name: IOPS vary by more than $BENCH_CV_MAX %: run $i"
-			for side in "$sa" "$sb"; do
-				disk=$da
-				[ "$side" = "$sb" ] && disk=$db
+			for side in "${sides[@]}"; do
+				case $side in
+				"$sa") disk=$da ;;
+				"$sb") disk=$db ;;
+				*) disk=$BENCH_DIRECT_DISK ;;
+				esac
 				# a test may set its side up (bench-lat)
 				if declare -F bench_side_hook > /dev/null; then
 					bench_side_hook "$side"
@@ -140,11 +157,10 @@ bench_alternate() {
 				     "cpu_busy=$FIO_CPU_BUSY" \
 				     "p50_us=${FIO_P50_US:-0} p99_us=${FIO_P99_US:-0}" \
 				     "probe_ms=$BENCH_PROBE_MS"
-				if [ "$side" = "$sa" ]; then
-					iops_a+=("$FIO_IOPS")
-				else
-					iops_b+=("$FIO_IOPS")
-				fi
+				case $side in
+				"$sa") iops_a+=("$FIO_IOPS") ;;
+				"$sb") iops_b+=("$FIO_IOPS") ;;
+				esac
 			done
 		done
 		bench_probe_line
