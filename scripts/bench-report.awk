@@ -6,16 +6,17 @@
 #   CEILING: test=ib_write_bw msg=4096 mps=M mib_s=W probe_ms=T
 # A BENCH line of side "direct" is the job run on the device the sides
 # stand on without a target (tests/vm/lib/fio.sh, BENCH_DIRECT_DISK):
-# the job's ceiling. Where a job has one, each side's share is of it, and
-# the "target µs/IO" column is the side's CPU per I/O less the direct
-# path's: what the target itself costs per I/O.
+# the job's ceiling on the device side. Where a job has one, each side's
+# share of it ("of direct") and its CPU per I/O less the direct path's
+# ("target µs/IO": what the target itself costs per I/O) are shown, beside
+# the share of the link's CEILING ("of ceiling") where there is one.
 # Per job and side: the number of runs, mean, min and max IOPS, their
 # coefficient of variation, the mean p50 and p99 latency (submission to
 # completion), guest CPU busy % and CPU per I/O; per job the ratios A/B
 # of IOPS and of CPU per I/O (mean over mean, and the range of the
 # per-run ratios, run i of A against run i of B, which ran next to each
-# other); where the log has a CEILING line or the job a direct side,
-# each side's share of it.
+# other); where the log has a CEILING line, each side's share of it, and
+# where the job has a direct side, its share of that.
 # probe_ms (tests/vm/lib/bench.sh, bench_probe) is how long the guest took
 # for a fixed amount of CPU work just before the run, BENCH-PROBE a probe
 # after a job's last run: a run whose probes before and after it both
@@ -172,14 +173,19 @@ function ratios(j,   ka, kb, i, run, x, y, first) {
 	}
 }
 
-# share J K: side K's share of the ceiling (fraction; -1 without one), and
-# in sharekind "" (messages) or "bw": the job's direct side where it has
-# one, else the CEILING line's test
-function share(j, k,   iops, kd) {
-	sharekind = ""
+# dshare J K: side K's share of job J's direct side's IOPS (fraction; -1
+# without one)
+function dshare(j, k,   kd) {
 	kd = j SUBSEP direct
-	if (n[kd] && n[k])
-		return avg(s[kd], kd) ? avg(s[k], k) / avg(s[kd], kd) : -1
+	if (!n[kd] || !n[k] || !avg(s[kd], kd))
+		return -1
+	return avg(s[k], k) / avg(s[kd], kd)
+}
+
+# share J K: side K's share of the link's ceiling, the CEILING line's
+# test (fraction; -1 without one), and in sharekind "" (messages) or "bw"
+function share(j, k,   iops) {
+	sharekind = ""
 	if (!(ceiling in cmps) || !n[k])
 		return -1
 	iops = avg(s[k], k)
@@ -245,13 +251,16 @@ function row(j, sd, first, md,   k, sh) {
 	       first ? j : "", label(sd), n[k], avg(s[k], k), \
 	       lo[k], hi[k], cv(k), avg(p50[k], k), avg(p99[k], k), \
 	       avg(busy[k], k), avg(c[k], k)
-	if (nct || anydirect)
+	if (nct)
 		printf md ? " %s |" : " %6s", sh < 0 ? "-" : \
 		       sprintf("%.0f%%%s", 100 * sh, \
 			       sharekind == "bw" ? (md ? " bw" : "bw") : "")
-	if (anydirect)
-		printf md ? " %s |" : " %6s", overhead(j, k) == "" ? "-" : \
-		       overhead(j, k)
+	if (anydirect) {
+		sh = dshare(j, k)
+		printf md ? " %s | %s |" : " %6s %6s", \
+		       sh < 0 ? "-" : sprintf("%.0f%%", 100 * sh), \
+		       overhead(j, k) == "" ? "-" : overhead(j, k)
+	}
 	printf md ? " %s | %s | %s |\n" : " %-17s %-17s %s\n", \
 	       first ? rfmt(r["iops"], r["iops_lo"], r["iops_hi"]) : "", \
 	       first ? rfmt(r["cpu"], r["cpu_lo"], r["cpu_hi"]) : "", note(k)
@@ -261,11 +270,12 @@ function csvrow(j, sd,   k, sh) {
 	k = j SUBSEP sd
 	sh = share(j, k)
 	printf "%s,%s,%s,%s,%d,%.0f,%.0f,%.0f,%.1f,%.0f,%.0f,%.1f,%.0f,%s," \
-	       "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%s\n", pre, j, sd, bs[j], \
-	       n[k], avg(s[k], k), lo[k], hi[k], cv(k), avg(p50[k], k), \
+	       "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%s,%s\n", pre, j, sd, \
+	       bs[j], n[k], avg(s[k], k), lo[k], hi[k], cv(k), avg(p50[k], k), \
 	       avg(p99[k], k), avg(busy[k], k), avg(c[k], k), \
 	       sh < 0 ? "" : sprintf("%.3f", sh), r["iops"], r["iops_lo"], \
 	       r["iops_hi"], r["cpu"], r["cpu_lo"], r["cpu_hi"], hostslow(k), \
+	       dshare(j, k) < 0 ? "" : sprintf("%.3f", dshare(j, k)), \
 	       overhead(j, k)
 }
 
@@ -276,30 +286,30 @@ END {
 		      "cpu_busy_pct,cpu_us_per_io,ceiling_share," \
 		      "iops_ratio,iops_ratio_min,iops_ratio_max," \
 		      "cpu_ratio,cpu_ratio_min,cpu_ratio_max,host_slow_pct," \
-		      "target_us_per_io"
+		      "direct_share,target_us_per_io"
 	if (fmt == "txt") {
 		printf "%-20s %-7s %4s %8s %8s %8s %5s %7s %7s %5s %6s", "job", \
 		       "side", "runs", "IOPS", "min", "max", "cv%", "p50us", "p99us", \
 		       "busy%", "us/io"
-		if (nct || anydirect)
+		if (nct)
 			printf " %6s", "ceil"
 		if (anydirect)
-			printf " %6s", "tgt/io"
+			printf " %6s %6s", "direct", "tgt/io"
 		printf " %-17s %-17s %s\n", "IOPS " al "/" bl, \
 		       "CPU/io " al "/" bl, "note"
 	} else if (fmt == "md") {
 		printf "| job | side | runs | IOPS | min | max | CV %% | p50 µs | " \
 		       "p99 µs | CPU busy %% | CPU µs/IO |"
-		if (nct || anydirect)
+		if (nct)
 			printf " of ceiling |"
 		if (anydirect)
-			printf " target µs/IO |"
+			printf " of direct | target µs/IO |"
 		printf " IOPS %s/%s | CPU/IO %s/%s | note |\n", al, bl, al, bl
 		printf "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
-		if (nct || anydirect)
+		if (nct)
 			printf "--:|"
 		if (anydirect)
-			printf "--:|"
+			printf "--:|--:|"
 		printf "--:|--:|---|\n"
 	}
 	for (i = 1; i <= njobs; i++) {
@@ -338,10 +348,10 @@ END {
 		}
 		if (anydirect)
 			printf "%sdirect: fio on the device the sides stand on, " \
-			       "without a target (the job's ceiling, the " \
-			       "\"of ceiling\" shares); target µs/IO: the " \
-			       "side's CPU µs per I/O less the direct path's\n", \
-			       fmt == "md" ? "- " : ""
+			       "without a target (the job's ceiling on the " \
+			       "device side, the \"of direct\" shares); " \
+			       "target µs/IO: the side's CPU µs per I/O less " \
+			       "the direct path's\n", fmt == "md" ? "- " : ""
 		printf "%sratios: %s/%s, mean over mean (range of the per-run " \
 		       "ratios); CPU/io lower is better; cv>%s%%: run-to-run " \
 		       "variation above %s%%\n", fmt == "md" ? "- " : "", al, bl, \
