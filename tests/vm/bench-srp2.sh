@@ -33,7 +33,9 @@ tgt)
 	;;
 ini)
 	b2_ini_setup
-	b2_alternate 200M ours "$ours" lio "$lio" \
+	# bench_alternate, each run between two samples of tgt's CPU
+	BENCH_RUN=b2_fio_run
+	bench_alternate 200M ours "$ours" lio "$lio" \
 		"randread bs=4k qd=1" "randread bs=4k qd=32" \
 		"randread bs=4k qd=16 jobs=2" "randread bs=4k qd=64 jobs=2" \
 		"randwrite bs=4k qd=32" "read bs=128k qd=8" "write bs=128k qd=8"

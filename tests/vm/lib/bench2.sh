@@ -206,10 +206,12 @@ b2_ini_logout() {
 }
 
 # b2_fio_run NAME FIO-ARGS...: (ini) fio_run between two samples of
-# tgt's CPU. Sets what fio_run sets, and B2_CPU_BUSY (% of tgt's CPUs)
-# and B2_CPU_US_PER_IO (tgt's CPU µs per I/O): the window is the fio
-# command's, start-up included, as fio_run's own figures; the I/Os are
-# FIO_IOPS over $SECS s (time_based).
+# tgt's CPU, bench_alternate's BENCH_RUN. Sets what fio_run sets, and
+# BENCH_CPU_BUSY (% of tgt's CPUs) and BENCH_CPU_US_PER_IO (tgt's CPU µs
+# per I/O), the CPU columns of the "BENCH:" lines, and BENCH_EXTRA with
+# this guest's own figures (ini_cpu_us_per_io, ini_cpu_busy): the window
+# is the fio command's, start-up included, as fio_run's own figures; the
+# I/Os are FIO_IOPS over $SECS s (time_based).
 b2_fio_run() {
 	local b0 t0 b1 t1
 
@@ -218,66 +220,13 @@ b2_fio_run() {
 	fio_run "$@"
 	read -r b1 t1 < <(b2_tgt_ticks)
 	[ -n "$t1" ] || fail "no CPU sample from tgt"
-	B2_CPU_BUSY=$(awk -v b=$((b1 - b0)) -v t=$((t1 - t0)) \
+	BENCH_CPU_BUSY=$(awk -v b=$((b1 - b0)) -v t=$((t1 - t0)) \
 		'BEGIN { printf "%.1f", t ? 100 * b / t : 0 }')
 	# USER_HZ, /proc/stat's unit, is 100 on x86
-	B2_CPU_US_PER_IO=$(awk -v b=$((b1 - b0)) -v n=$((FIO_IOPS * SECS)) \
+	BENCH_CPU_US_PER_IO=$(awk -v b=$((b1 - b0)) -v n=$((FIO_IOPS * SECS)) \
 		'BEGIN { printf "%.0f", n ? b * 1e6 / 100 / n : 0 }')
-	log "tgt: cpu_busy=$B2_CPU_BUSY% cpu_us_per_io=$B2_CPU_US_PER_IO"
-}
-
-# b2_alternate SIZE SIDE_A DISK_A SIDE_B DISK_B JOB...: (ini)
-# bench_alternate (fio.sh), run for run the same (the jobs, the sides
-# alternating, more runs while a side's IOPS vary, the probes), but each
-# "BENCH:" line's cpu_us_per_io and cpu_busy are tgt's (b2_fio_run), and
-# ini_cpu_us_per_io and ini_cpu_busy are this guest's own (fio_run's).
-# A copy rather than a hook in bench_alternate, which fio.sh's users
-# share.
-b2_alternate() {
-	local size=$1 sa=$2 da=$3 sb=$4 db=$5 job rw bs qd nj name i side disk
-	local -a iops_a iops_b
-	shift 5
-	echo "BENCH-ENV: vcpus=$(nproc) kernel=$(uname -r) runs=$RUNS secs=$SECS guests=tgt,ini"
-	for job in "$@"; do
-		read -r rw bs qd nj <<< "$job"
-		bs=${bs#bs=} qd=${qd#qd=} nj=${nj:-jobs=1}
-		nj=${nj#jobs=}
-		name=$rw-$bs-qd$qd
-		[ "$nj" = 1 ] || name+=-j$nj
-		iops_a=() iops_b=()
-		for ((i = 1; i <= RUNS_MAX; i++)); do
-			if [ "$i" -gt "$RUNS" ] &&
-			   [ "$(bench_cv "${iops_a[@]}")" -le $((BENCH_CV_MAX * 10)) ] &&
-			   [ "$(bench_cv "${iops_b[@]}")" -le $((BENCH_CV_MAX * 10)) ]; then
-				break
-			fi
-			[ "$i" -le "$RUNS" ] ||
-				log "$name: IOPS vary by more than $BENCH_CV_MAX %: run $i"
-			for side in "$sa" "$sb"; do
-				disk=$da
-				[ "$side" = "$sb" ] && disk=$db
-				bench_probe
-				b2_fio_run "$side-$name" --filename="$disk" \
-					--ioengine=libaio --direct=1 --rw="$rw" \
-					--bs="$bs" --iodepth="$qd" --numjobs="$nj" \
-					--time_based --runtime="$SECS" --size="$size"
-				echo "BENCH: job=$name side=$side run=$i" \
-				     "bs=$(bench_bytes "$bs") iops=$FIO_IOPS" \
-				     "cpu_us_per_io=$B2_CPU_US_PER_IO" \
-				     "cpu_busy=$B2_CPU_BUSY" \
-				     "p50_us=${FIO_P50_US:-0} p99_us=${FIO_P99_US:-0}" \
-				     "probe_ms=$BENCH_PROBE_MS" \
-				     "ini_cpu_us_per_io=$FIO_CPU_US_PER_IO" \
-				     "ini_cpu_busy=$FIO_CPU_BUSY"
-				if [ "$side" = "$sa" ]; then
-					iops_a+=("$FIO_IOPS")
-				else
-					iops_b+=("$FIO_IOPS")
-				fi
-			done
-		done
-		bench_probe_line
-	done
+	BENCH_EXTRA="ini_cpu_us_per_io=$FIO_CPU_US_PER_IO ini_cpu_busy=$FIO_CPU_BUSY"
+	log "tgt: cpu_busy=$BENCH_CPU_BUSY% cpu_us_per_io=$BENCH_CPU_US_PER_IO"
 }
 
 # b2_ceiling TEST...: (ini) bench_ceiling across the link: each perftest

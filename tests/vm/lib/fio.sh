@@ -111,6 +111,10 @@ bench_cv() {
 # not extend the runs: the ceiling is not what is compared.
 # BENCH_TAG, where set, is appended to each job's name ("-l4": the same
 # job on four LUNs per side).
+# BENCH_RUN, where set, is the function that runs each fio job in place
+# of fio_run (bench-srp2's b2_fio_run): it sets what fio_run sets, and
+# may set BENCH_CPU_US_PER_IO and BENCH_CPU_BUSY (the CPU columns, when
+# they are another guest's) and BENCH_EXTRA (more "NAME=VALUE" fields).
 bench_alternate() {
 	local size=$1 sa=$2 da=$3 sb=$4 db=$5 job rw bs qd nj name i side disk
 	local -a iops_a iops_b sides
@@ -147,16 +151,16 @@ bench_alternate() {
 					bench_side_hook "$side"
 				fi
 				bench_probe
-				fio_run "$side-$name" --filename="$disk" \
+				"${BENCH_RUN:-fio_run}" "$side-$name" --filename="$disk" \
 					--ioengine=libaio --direct=1 --rw="$rw" \
 					--bs="$bs" --iodepth="$qd" --numjobs="$nj" \
 					--time_based --runtime="$SECS" --size="$size"
 				echo "BENCH: job=$name side=$side run=$i" \
 				     "bs=$(bench_bytes "$bs") iops=$FIO_IOPS" \
-				     "cpu_us_per_io=$FIO_CPU_US_PER_IO" \
-				     "cpu_busy=$FIO_CPU_BUSY" \
+				     "cpu_us_per_io=${BENCH_CPU_US_PER_IO:-$FIO_CPU_US_PER_IO}" \
+				     "cpu_busy=${BENCH_CPU_BUSY:-$FIO_CPU_BUSY}" \
 				     "p50_us=${FIO_P50_US:-0} p99_us=${FIO_P99_US:-0}" \
-				     "probe_ms=$BENCH_PROBE_MS"
+				     "probe_ms=$BENCH_PROBE_MS${BENCH_EXTRA:+ $BENCH_EXTRA}"
 				case $side in
 				"$sa") iops_a+=("$FIO_IOPS") ;;
 				"$sb") iops_b+=("$FIO_IOPS") ;;
