@@ -98,6 +98,12 @@ b2_tgt_setup() {
 	ha_mark srp-ready "$guid"
 }
 
+# b2_cm_listening PORT: (tgt) an RDMA/CM ID of this guest listens on PORT
+b2_cm_listening() {
+	rdma resource show cm_id 2> /dev/null |
+		grep -q "state LISTEN.*:$1\b"
+}
+
 # b2_serve: (tgt) carries out ini's requests until "finish":
 # "perftest.TEST.PORT" runs perftest's TEST server (bench_ceiling's
 # arguments) on the link, flagging "perftest-TEST" once it is started and
@@ -120,6 +126,10 @@ b2_serve() {
 			timeout $((SECS + 120)) "$t" -d "$HA_RXE" -R -F -s 4096 \
 				-D "$SECS" -p "$port" > "/tmp/$t.server" 2>&1 &
 			srv=$!
+			# flagged once it listens: a client that connects
+			# before is rejected, and perftest's client may crash
+			# on a rejection (a GPF in librdmacm, seen on 6.1)
+			wait_for 60 "$t listening on port $port" b2_cm_listening "$port"
 			ha_mark "perftest-$t"
 			wait "$srv"
 			rc=$?
