@@ -182,12 +182,15 @@ EXPORT_SYMBOL_GPL(scst_copy_to_sg);
  *
  * The buffer is made of order-0 pages in a chained scatterlist whose
  * chunks are a page each, so that no transfer size reaches a high-order
- * allocation. Nothing is done when the command has a buffer already.
+ * allocation. Nothing is done when the command has a buffer already. A
+ * data-out buffer may get pages of earlier commands (scst_page_stash.c):
+ * the transport overwrites all of it before the command executes.
  *
  * Return: 0, or -ENOMEM (nothing allocated).
  */
 int scst_cmd_alloc_data_buf(struct scst_cmd *cmd, u32 len)
 {
+	bool data_out = cmd->data_direction == SCST_DATA_WRITE;
 	unsigned int nents, i;
 	struct scatterlist *sg;
 	struct page *page;
@@ -200,7 +203,8 @@ int scst_cmd_alloc_data_buf(struct scst_cmd *cmd, u32 len)
 	if (sg_alloc_table(&cmd->sg_table, nents, GFP_KERNEL | __GFP_NOWARN))
 		return -ENOMEM;
 	for_each_sg(cmd->sg_table.sgl, sg, nents, i) {
-		page = alloc_page(GFP_KERNEL | __GFP_NOWARN);
+		page = data_out ? scst_stash_get_page(GFP_KERNEL | __GFP_NOWARN) :
+				  alloc_page(GFP_KERNEL | __GFP_NOWARN);
 		if (!page)
 			goto free_pages;
 		sg_set_page(sg, page, min_t(u32, len - i * PAGE_SIZE, PAGE_SIZE),
@@ -228,7 +232,7 @@ static void scst_free_data_buf(struct scst_cmd *cmd)
 		return;
 	for_each_sg(cmd->sg_table.sgl, sg, cmd->sg_table.orig_nents, i)
 		if (sg_page(sg))
-			__free_page(sg_page(sg));
+			scst_stash_put_page(sg_page(sg));
 	sg_free_table(&cmd->sg_table);
 	cmd->sg_table.sgl = NULL;
 	if (cmd->sg != cmd->tgt_sg)

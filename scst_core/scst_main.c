@@ -13,9 +13,12 @@ static int __init scst_init(void)
 {
 	int ret;
 
-	ret = scst_cmd_init();
+	ret = scst_stash_init();
 	if (ret)
 		return ret;
+	ret = scst_cmd_init();
+	if (ret)
+		goto stash_exit;
 	ret = scst_tm_init();
 	if (ret)
 		goto cmd_exit;
@@ -42,6 +45,8 @@ tm_exit:
 	scst_tm_exit();
 cmd_exit:
 	scst_cmd_exit();
+stash_exit:
+	scst_stash_exit();
 	return ret;
 }
 
@@ -52,6 +57,7 @@ static void __exit scst_exit(void)
 	scst_dispatch_exit();
 	scst_tm_exit();
 	scst_cmd_exit();
+	scst_stash_exit();
 	pr_info("target core unloaded\n");
 }
 

@@ -276,6 +276,13 @@ struct scst_tgt_dev **scst_dev_get_tgt_devs(struct scst_device *dev,
 extern unsigned int scst_max_transfer_kb;	/* module parameter */
 int scst_cmd_init(void);
 void scst_cmd_exit(void);
+
+/* scst_page_stash.c: pages for data-out buffers */
+int scst_stash_init(void);
+void scst_stash_exit(void);
+struct page *scst_stash_get_page(gfp_t gfp);
+void scst_stash_put_page(struct page *page);
+void scst_stash_stats(unsigned long *stashed, unsigned long *reused);
 void scst_process_cmd(struct scst_cmd *cmd);
 void scst_cmd_work_fn(struct work_struct *work);
 void scst_dev_task_set_done(struct scst_cmd *cmd);

@@ -324,6 +324,16 @@ static ssize_t cpu_stats_show(struct kobject *kobj,
 	return len;
 }
 
+/* the data-out buffers' pages kept for reuse (scst_page_stash.c) */
+static ssize_t page_stash_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	unsigned long stashed, reused;
+
+	scst_stash_stats(&stashed, &reused);
+	return sysfs_emit(buf, "stashed %lu reused %lu\n", stashed, reused);
+}
+
 /*
  * measure_latency (SCST's): 1 times every command's stages into its
  * session's latency/ files (scst_latency.c, scst_sysfs_lat.c); 0, the
@@ -369,6 +379,7 @@ static struct kobj_attribute scst_cluster_name_attr =
 	__ATTR_RW(cluster_name);
 static struct kobj_attribute scst_threads_attr = __ATTR_RO(threads);
 static struct kobj_attribute scst_cpu_stats_attr = __ATTR_RO(cpu_stats);
+static struct kobj_attribute scst_page_stash_attr = __ATTR_RO(page_stash);
 
 static struct attribute *scst_root_attrs[] = {
 	&scst_version_attr.attr,
@@ -377,6 +388,7 @@ static struct attribute *scst_root_attrs[] = {
 	&scst_cluster_name_attr.attr,
 	&scst_threads_attr.attr,
 	&scst_cpu_stats_attr.attr,
+	&scst_page_stash_attr.attr,
 	&scst_measure_latency_attr.attr,
 	NULL,
 };

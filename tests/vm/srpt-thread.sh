@@ -49,6 +49,13 @@ run sh -c "echo 2 > '$T/cpu_mask'"
 fio_run thread-verify --filename="$disk" --ioengine=libaio --direct=1 \
 	--rw=randwrite --bsrange=512-128k --iodepth=16 --size=32M \
 	--verify=crc32c --do_verify=1 --verify_fatal=1
+# the data-out buffers reuse the pages of earlier commands
+# (scst_page_stash.c) and fio's verify pass read back what they carried
+stash=$(cat $SCST/page_stash)
+log "page_stash: $stash"
+reused=$(echo "$stash" | sed -n 's/^stashed [0-9]* reused \([0-9]*\)$/\1/p')
+[ -n "$reused" ] || fail "page_stash: unexpected '$stash'"
+[ "$reused" -gt 0 ] || fail "no data-out page reused after fio's writes: $stash"
 cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$pid/status")
 assert_eq "$cpus" 1 "CPUs of the completion thread after cpu_mask=2"
 fio_run thread-randread-qd32 --filename="$disk" --ioengine=libaio \

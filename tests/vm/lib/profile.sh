@@ -98,7 +98,22 @@ profile_side() {
 	echo "PROFILE: side=$side job=$JOB secs=$P_SECS freq=$P_FREQ$fio_kv kernel=$(uname -r)"
 	awk -F'|' -v side="$side" -v top="$P_TOP" -v modtop="$P_MODTOP" \
 		-v mods="$PROFILE_MODS" -f /tests/lib/profile-report.awk "$rep"
+	profile_per_cpu "$side" "$data"
 	[ -z "$P_CALLERS" ] || profile_callers "$side" "$data"
+}
+
+# profile_per_cpu SIDE DATA: the samples of each CPU by task (the idle
+# loop is "swapper"): which CPU a side leaves idle, and who keeps the
+# other one busy.
+profile_per_cpu() {
+	perf report -i "$2" --stdio --no-children --sort cpu,comm -n -q \
+		-t '|' 2> /dev/null |
+		awk -F'|' -v side="$1" 'NF >= 4 {
+			gsub(/^ +| +$/, "", $1); gsub(/^ +| +$/, "", $3)
+			gsub(/^ +| +$/, "", $4)
+			if ($1 + 0 >= 1)
+				printf "PROFILE: side=%s percpu cpu %s %-16s %7s\n", side, $3, $4, $1
+		}'
 }
 
 # profile_callers SIDE DATA: the call chains of DATA that end in

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scst_page_stash.c - pages of finished commands' data buffers, kept per
+ * CPU for the data-out buffers of new ones.
+ *
+ * A transport whose data moves by DMA (SRP) needs a buffer per command,
+ * and a page from the page allocator is zeroed first wherever
+ * init_on_alloc is on (Debian's default): a clear_page() per 4 KiB of
+ * every write, which a profile of SRP random writes over Soft-RoCE shows
+ * (Documentation/performance.md section 6e). A data-out buffer does not
+ * need it: the core executes a data-out command only once the transport
+ * received every byte of its buffer (scst_xfer_fit() sizes the buffer to
+ * what the transport announced; a failed transfer ends the command), so
+ * what was in the page before never reaches a disk or an initiator.
+ * Data-in buffers still come zeroed from the page allocator: not every
+ * handler fills all of one (NULLIO reads, a pass-through device's
+ * residual), and a stale page could send one initiator another's data.
+ *
+ * At most stash_pages pages per CPU (module parameter; 0: none), under a
+ * local lock, taken from and given back to the CPU the caller runs on:
+ * any context, interrupts included. Pages stay stashed until the module
+ * unloads: at most stash_pages x 4 KiB per CPU, 1 MiB at the default.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/mm.h>
+#include <linux/gfp.h>
+#include <linux/percpu.h>
+#include <linux/local_lock.h>
+
+#include "scst_priv.h"
+
+#define SCST_STASH_PAGES_MAX	1024
+
+struct scst_page_stash {
+	local_lock_t lock;
+	unsigned int n;
+	unsigned long reused;	/* pages handed out of the stash */
+	struct page *pages[SCST_STASH_PAGES_MAX];
+};
+
+/* allocated, not static: module per-CPU space is a few KiB for all modules */
+static struct scst_page_stash __percpu *scst_page_stash;
+
+static unsigned int scst_stash_pages = 256;
+
+static int scst_stash_pages_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+
+	if (kstrtouint(val, 0, &n) || n > SCST_STASH_PAGES_MAX) {
+		pr_err("stash_pages: '%s' is not a number of pages in 0-%u\n",
+		       val, SCST_STASH_PAGES_MAX);
+		return -EINVAL;
+	}
+	WRITE_ONCE(scst_stash_pages, n);
+	return 0;
+}
+
+static const struct kernel_param_ops scst_stash_pages_ops = {
+	.set = scst_stash_pages_set,
+	.get = param_get_uint,
+};
+module_param_cb(stash_pages, &scst_stash_pages_ops, &scst_stash_pages, 0644);
+MODULE_PARM_DESC(stash_pages,
+		 "Pages per CPU kept from finished commands for the data-out buffers of new ones (0-1024, default 256)");
+
+/**
+ * scst_stash_get_page() - a page for a data-out buffer
+ * @gfp: allocation flags, for when the stash of this CPU is empty
+ *
+ * Return: a page whose contents are undefined (a stashed one, or a new
+ * one from the page allocator), or NULL without memory.
+ */
+struct page *scst_stash_get_page(gfp_t gfp)
+{
+	struct scst_page_stash *stash;
+	struct page *page = NULL;
+	unsigned long flags;
+
+	local_lock_irqsave(&scst_page_stash->lock, flags);
+	stash = this_cpu_ptr(scst_page_stash);
+	if (stash->n) {
+		page = stash->pages[--stash->n];
+		stash->reused++;
+	}
+	local_unlock_irqrestore(&scst_page_stash->lock, flags);
+	return page ?: alloc_page(gfp);
+}
+
+/**
+ * scst_stash_put_page() - a data buffer's page is free
+ * @page: an order-0 page of a data buffer
+ *
+ * Stashes it on this CPU, or frees it (drops the caller's reference) when
+ * that stash is full or someone else still holds a reference to it.
+ */
+void scst_stash_put_page(struct page *page)
+{
+	unsigned int max = READ_ONCE(scst_stash_pages);
+	struct scst_page_stash *stash;
+	unsigned long flags;
+
+	if (page_ref_count(page) != 1) {
+		__free_page(page);
+		return;
+	}
+	local_lock_irqsave(&scst_page_stash->lock, flags);
+	stash = this_cpu_ptr(scst_page_stash);
+	if (stash->n < max) {
+		stash->pages[stash->n++] = page;
+		page = NULL;
+	}
+	local_unlock_irqrestore(&scst_page_stash->lock, flags);
+	if (page)
+		__free_page(page);
+}
+
+/**
+ * scst_stash_stats() - the stash's pages now and those reused so far
+ * @stashed: receives the pages stashed on all CPUs
+ * @reused: receives the pages handed out of a stash since the load
+ *
+ * Read without the CPUs' locks: a figure for the page_stash file.
+ */
+void scst_stash_stats(unsigned long *stashed, unsigned long *reused)
+{
+	struct scst_page_stash *stash;
+	int cpu;
+
+	*stashed = 0;
+	*reused = 0;
+	for_each_possible_cpu(cpu) {
+		stash = per_cpu_ptr(scst_page_stash, cpu);
+		*stashed += READ_ONCE(stash->n);
+		*reused += READ_ONCE(stash->reused);
+	}
+}
+
+int scst_stash_init(void)
+{
+	int cpu;
+
+	scst_page_stash = alloc_percpu(struct scst_page_stash);
+	if (!scst_page_stash)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		local_lock_init(&per_cpu_ptr(scst_page_stash, cpu)->lock);
+	return 0;
+}
+
+/* At module unload, when no command is left: free every stashed page. */
+void scst_stash_exit(void)
+{
+	struct scst_page_stash *stash;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		stash = per_cpu_ptr(scst_page_stash, cpu);
+		while (stash->n)
+			__free_page(stash->pages[--stash->n]);
+	}
+	free_percpu(scst_page_stash);
+}
