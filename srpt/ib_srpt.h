@@ -142,10 +142,20 @@ struct srpt_rdma_ch;
 struct srpt_tgt;
 struct ib_mad_agent;
 
+/*
+ * Immediate data (SRP-2) lands this aligned in a channel's receive
+ * buffers, so that a write can hand it to the backend as it is (a block
+ * device's DMA wants its logical block size's alignment at most; 512 is
+ * what the SCSI midlayer's queues ask by default).
+ */
+#define SRPT_IMM_ALIGN		512
+
 /**
  * struct srpt_recv_ioctx - a receive buffer for one IU
  * @cqe: completion entry; done = srpt_recv_done()
- * @buf: the buffer, srp_max_req_size bytes
+ * @buf: the buffer, srp_max_req_size bytes, inside @buf_base at the
+ *	offset that puts the channel's immediate data at SRPT_IMM_ALIGN
+ * @buf_base: the allocation (srpt_req_cache)
  * @dma: its DMA address (DMA_FROM_DEVICE)
  * @byte_len: bytes received in it
  * @ch: the channel that owns it; NULL for a buffer of a device's SRQ
@@ -156,6 +166,7 @@ struct ib_mad_agent;
 struct srpt_recv_ioctx {
 	struct ib_cqe cqe;
 	void *buf;
+	void *buf_base;
 	u64 dma;
 	u32 byte_len;
 	struct srpt_rdma_ch *ch;
@@ -242,6 +253,9 @@ enum srpt_ioctx_state {
  * @ndesc: number of descriptors in @desc, or 0 when they are read from
  *	@recv
  * @desc: copies of up to SRPT_INLINE_DESC descriptors
+ * @imm_sg: the immediate data of a write in @recv, offered to the core as
+ *	the command's buffer (zero copy; @recv is then held until the
+ *	response)
  * @ext_table: the whole descriptor table fetched from the initiator, when
  *	the IU held only part of it (@ci.table_external)
  * @ext_dma: DMA address of @ext_table while it is being read
@@ -280,6 +294,7 @@ struct srpt_send_ioctx {
 	struct srp_cmd_info ci;
 	u32 ndesc;
 	struct srpt_desc desc[SRPT_INLINE_DESC];
+	struct scatterlist imm_sg;
 	void *ext_table;
 	u64 ext_dma;
 	bool ext_ready;
@@ -564,7 +579,8 @@ int srpt_ch_qp_rts(struct srpt_rdma_ch *ch);
 const char *srpt_ch_state_name(enum srpt_ch_state state);
 bool srpt_ch_advance(struct srpt_rdma_ch *ch, enum srpt_ch_state new);
 struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_tgt *tgt,
-				   struct srpt_port *sport, u32 rq_size);
+				   struct srpt_port *sport, u32 rq_size,
+				   u32 imm_data_offset);
 int srpt_ch_create_ib(struct srpt_rdma_ch *ch);
 void srpt_ch_get(struct srpt_rdma_ch *ch);
 void srpt_ch_put(struct srpt_rdma_ch *ch);
@@ -582,7 +598,7 @@ int srpt_thread_start(struct srpt_tgt *tgt);
 void srpt_thread_stop(struct srpt_tgt *tgt);
 struct srpt_recv_ioctx **srpt_alloc_recv_ring(struct srpt_device *sdev,
 					      struct srpt_rdma_ch *ch,
-					      u32 n);
+					      u32 n, u32 imm_data_offset);
 void srpt_free_recv_ring(struct srpt_device *sdev,
 			 struct srpt_recv_ioctx **ring, u32 n);
 int srpt_post_recv(struct srpt_recv_ioctx *ioctx);

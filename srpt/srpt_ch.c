@@ -128,7 +128,7 @@ static void srpt_free_recv_ioctx(struct srpt_device *sdev,
 {
 	ib_dma_unmap_single(sdev->device, ioctx->dma, srp_max_req_size,
 			    DMA_FROM_DEVICE);
-	kmem_cache_free(srpt_req_cache, ioctx->buf);
+	kmem_cache_free(srpt_req_cache, ioctx->buf_base);
 	kfree(ioctx);
 }
 
@@ -155,12 +155,16 @@ void srpt_free_recv_ring(struct srpt_device *sdev,
  * @sdev: the device
  * @ch: the channel that owns them, or NULL for the device's SRQ
  * @n: how many
+ * @imm_data_offset: where the channel's SRP_CMDs carry immediate data (0:
+ *	none, or buffers of the SRQ): it lands at SRPT_IMM_ALIGN
  *
  * Return: the array of buffers, or NULL without memory.
  */
 struct srpt_recv_ioctx **srpt_alloc_recv_ring(struct srpt_device *sdev,
-					      struct srpt_rdma_ch *ch, u32 n)
+					      struct srpt_rdma_ch *ch, u32 n,
+					      u32 imm_data_offset)
 {
+	u32 pad = ALIGN(imm_data_offset, SRPT_IMM_ALIGN) - imm_data_offset;
 	struct srpt_recv_ioctx **ring;
 	u32 i;
 
@@ -173,9 +177,10 @@ struct srpt_recv_ioctx **srpt_alloc_recv_ring(struct srpt_device *sdev,
 		ioctx = kzalloc(sizeof(*ioctx), GFP_KERNEL);
 		if (!ioctx)
 			goto free_ring;
-		ioctx->buf = kmem_cache_alloc(srpt_req_cache, GFP_KERNEL);
-		if (!ioctx->buf)
+		ioctx->buf_base = kmem_cache_alloc(srpt_req_cache, GFP_KERNEL);
+		if (!ioctx->buf_base)
 			goto free_ioctx;
+		ioctx->buf = ioctx->buf_base + pad;
 		ioctx->dma = ib_dma_map_single(sdev->device, ioctx->buf,
 					       srp_max_req_size,
 					       DMA_FROM_DEVICE);
@@ -189,7 +194,7 @@ struct srpt_recv_ioctx **srpt_alloc_recv_ring(struct srpt_device *sdev,
 		continue;
 
 free_buf:
-		kmem_cache_free(srpt_req_cache, ioctx->buf);
+		kmem_cache_free(srpt_req_cache, ioctx->buf_base);
 free_ioctx:
 		kfree(ioctx);
 		goto free_ring;
@@ -293,6 +298,7 @@ static void srpt_zerolength_write_done(struct ib_cq *cq, struct ib_wc *wc)
  * @tgt: the target of the login
  * @sport: the port of the login
  * @rq_size: credits to grant
+ * @imm_data_offset: the IMMEDIATE DATA OFFSET granted (SRP-2), 0 if none
  *
  * The channel starts CONNECTING, with one reference; it takes over the
  * login's count on its device (nr_ch, taken by the login under srpt_mutex
@@ -302,7 +308,8 @@ static void srpt_zerolength_write_done(struct ib_cq *cq, struct ib_wc *wc)
  * Return: the channel, or NULL without memory.
  */
 struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_tgt *tgt,
-				   struct srpt_port *sport, u32 rq_size)
+				   struct srpt_port *sport, u32 rq_size,
+				   u32 imm_data_offset)
 {
 	struct srpt_device *sdev = sport->sdev;
 	struct srpt_rdma_ch *ch;
@@ -337,7 +344,8 @@ struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_tgt *tgt,
 	if (srpt_alloc_send_ring(ch, 2 * rq_size))
 		goto free_ch;
 	if (!sdev->srq) {
-		ch->recv_ring = srpt_alloc_recv_ring(sdev, ch, rq_size);
+		ch->recv_ring = srpt_alloc_recv_ring(sdev, ch, rq_size,
+						     imm_data_offset);
 		if (!ch->recv_ring)
 			goto free_send_ring;
 	}

@@ -371,7 +371,8 @@ static int srpt_login(struct srpt_login_ctx *lc)
 	if (!tgt)
 		goto reject;
 
-	ch = srpt_ch_alloc(tgt, sport, srpt_rq_size);
+	ch = srpt_ch_alloc(tgt, sport, srpt_rq_size,
+			   lr->imm_data_ok ? lr->imm_data_offset : 0);
 	if (!ch) {
 		pr_err("login of %s: out of memory\n", lc->name);
 		goto reject;

@@ -712,6 +712,28 @@ static enum scst_data_direction srpt_scst_dir(u8 dir)
 	}
 }
 
+/*
+ * A write's immediate data, placed at SRPT_IMM_ALIGN in a channel's
+ * receive buffer (srpt_alloc_recv_ring()), becomes the command's data
+ * buffer as it is, as LIO's ib_srpt does: no page to allocate, no copy.
+ * The core takes it when the CDB's transfer is exactly the data's length
+ * (scst_cmd_set_tgt_sg()); the buffer then stays ours until the response
+ * (srpt_do_xmit()) or the command's end without one (srpt_cmd_drop()),
+ * and is reposted only after the backend is done with it. The SRQ's
+ * buffers, shared by channels of any offset, are not aligned: their data
+ * is copied (srpt_do_rdy_to_xfer()).
+ */
+static void srpt_offer_imm_data(struct srpt_send_ioctx *ioctx)
+{
+	void *data = ioctx->recv->buf + ioctx->ci.imm_offset;
+
+	if (ioctx->ci.dir != SRP_IU_DIR_WRITE || !ioctx->ci.imm_len ||
+	    !IS_ALIGNED((unsigned long)data, SRPT_IMM_ALIGN))
+		return;
+	sg_init_one(&ioctx->imm_sg, data, ioctx->ci.imm_len);
+	scst_cmd_set_tgt_sg(ioctx->cmd, &ioctx->imm_sg, 1);
+}
+
 /* SRP_CMD: check it and hand it to the core. */
 static void srpt_handle_cmd(struct srpt_rdma_ch *ch,
 			    struct srpt_recv_ioctx *recv,
@@ -787,6 +809,8 @@ static void srpt_handle_cmd(struct srpt_rdma_ch *ch,
 	} else if (ci.imm || ci.ndesc > SRPT_INLINE_DESC) {
 		/* the IU holds what the command needs later */
 		ioctx->recv = recv;
+		if (ci.imm)
+			srpt_offer_imm_data(ioctx);
 	} else {
 		for (i = 0; i < ci.ndesc; i++) {
 			struct srpt_desc *d = &ioctx->desc[i];
@@ -1157,6 +1181,12 @@ static void srpt_do_rdy_to_xfer(struct srpt_send_ioctx *ioctx,
 	struct scst_cmd *cmd = ioctx->cmd;
 	int n_wr;
 
+	if (ioctx->recv && ioctx->ci.imm && cmd->sg == &ioctx->imm_sg) {
+		/* the IU's immediate data is the buffer: nothing to move */
+		ioctx->state = SRPT_IOCTX_DATA_IN;
+		scst_rx_data(cmd, 0, ctx);
+		return;
+	}
 	if (ioctx->recv && ioctx->ci.imm) {
 		/* SRP-2 immediate data: it is in the IU already */
 		u32 len = min(ioctx->ci.imm_len, cmd->bufflen);

@@ -341,7 +341,8 @@ static int srpt_alloc_srq(struct srpt_device *sdev)
 	if (IS_ERR(srq))
 		return PTR_ERR(srq);
 	sdev->srq_size = srq_attr.attr.max_wr;
-	sdev->srq_ring = srpt_alloc_recv_ring(sdev, NULL, sdev->srq_size);
+	/* shared by channels of any immediate data offset: not aligned */
+	sdev->srq_ring = srpt_alloc_recv_ring(sdev, NULL, sdev->srq_size, 0);
 	if (!sdev->srq_ring) {
 		ret = -ENOMEM;
 		goto destroy_srq;
@@ -617,8 +618,10 @@ static int __init srpt_init_module(void)
 		return ret;
 
 	ret = -ENOMEM;
-	srpt_req_cache = kmem_cache_create("srpt_req", srp_max_req_size, 0,
-					   SLAB_HWCACHE_ALIGN, NULL);
+	/* room to place a channel's immediate data at SRPT_IMM_ALIGN */
+	srpt_req_cache = kmem_cache_create("srpt_req",
+					   srp_max_req_size + SRPT_IMM_ALIGN,
+					   SRPT_IMM_ALIGN, 0, NULL);
 	if (!srpt_req_cache)
 		goto out;
 	srpt_rsp_cache = kmem_cache_create("srpt_rsp", srp_max_rsp_size, 0,

@@ -6,7 +6,8 @@
 # so requests carry indirect descriptor lists; with cmd_sg_entries=2 and
 # allow_ext_sg=1 most of the table stays in the initiator's memory and the
 # target fetches it by RDMA READ. Without immediate data every write's
-# data-out is fetched by RDMA READ. fio --verify checks the data each time.
+# data-out is fetched by RDMA READ; with it, small writes' data is used
+# where it arrived (zero copy). fio --verify checks the data each time.
 . /tests/lib/common.sh
 . /tests/lib/scst.sh
 . /tests/lib/rxe.sh
@@ -44,6 +45,35 @@ desc_run() {
 desc_run indirect-in-iu never_register=1
 desc_run indirect-external never_register=1 cmd_sg_entries=2 \
 	indirect_sg_entries=64 allow_ext_sg=1 use_imm_data=0
+# Immediate data (SRP-2): ib_srp sends a write of up to max_imm_data
+# bytes inside its SRP_CMD, and scst_srpt's channel receive buffers put
+# that data at 512 bytes, so the core takes it as the command's buffer
+# (srpt_offer_imm_data()): 4 KiB writes take no page for their data-out
+# buffer, and the page stash's reuse count stays where it was; 64 KiB
+# writes (RDMA READ into the core's pages) move it.
+stash_reused() {
+	sed -n 's/^stashed [0-9]* reused \([0-9]*\)$/\1/p' $SCST/page_stash
+}
+run modprobe ib_srp use_imm_data=1 max_imm_data=8192
+srp_login "$id" "$id" "queue_size=32"
+srpt_wait_lun 0
+disk=$(srpt_lun_disk 0)
+dmesg | grep -q 'immediate data' || fail "the channel was not granted immediate data"
+r0=$(stash_reused)
+[ -n "$r0" ] || fail "page_stash: unexpected '$(cat $SCST/page_stash)'"
+fio_run imm-4k --filename="$disk" --ioengine=libaio --direct=1 \
+	--rw=randwrite --bs=4k --iodepth=16 --size=16M \
+	--verify=crc32c --do_verify=1 --verify_fatal=1
+r1=$(stash_reused)
+assert_eq "$r1" "$r0" "data-out pages reused by 4 KiB immediate-data writes"
+fio_run imm-64k --filename="$disk" --ioengine=libaio --direct=1 \
+	--rw=randwrite --bs=64k --iodepth=8 --size=16M \
+	--verify=crc32c --do_verify=1 --verify_fatal=1
+r2=$(stash_reused)
+[ "$r2" -gt "$r1" ] || fail "64 KiB writes reused no data-out page ($r1 -> $r2)"
+srp_logout
+srpt_wait_sessions "$T" 0
+run rmmod ib_srp
 n=$(dmesg | grep -c 'descriptor table') || true
 [ "$n" -eq 0 ] || { dmesg | grep 'descriptor table' | head; fail "descriptor table errors"; }
 
