@@ -58,7 +58,7 @@ help:
 	@echo "                     chart in bench/results/; scripts/bench --help)"
 	@echo "make profile         perf profile of one bench-local row in the VM, ours and"
 	@echo "                     LIO's: top symbols and module shares (build/profile/);"
-	@echo "                     PROFILE_ARGS=--srp a bench-srp row (scripts/profile --help)"
+	@echo "                     PROFILE_ARGS=--srp a bench-srp row, --srp2 a bench-srp2 one (scripts/profile --help)"
 
 modules:
 	@test -d "$(KDIR)" || { echo "KDIR '$(KDIR)' not found; run 'make deps'" \

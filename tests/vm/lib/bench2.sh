@@ -107,8 +107,11 @@ b2_cm_listening() {
 # b2_serve: (tgt) carries out ini's requests until "finish":
 # "perftest.TEST.PORT" runs perftest's TEST server (bench_ceiling's
 # arguments) on the link, flagging "perftest-TEST" once it is started and
-# "perftest-TEST-done" once it has ended. Blocks on the FIFO in between,
-# at no CPU cost.
+# "perftest-TEST-done" once it has ended; "record.SIDE" and "report.SIDE"
+# (profile-srp2, which sources lib/profile.sh) sample this guest for
+# P_SECS s and print the samples' "PROFILE:" lines, flagging
+# "recorded-SIDE" and "reported-SIDE". Blocks on the FIFO in between, at
+# no CPU cost.
 b2_serve() {
 	local req t port srv rc
 
@@ -136,6 +139,16 @@ b2_serve() {
 			cat "/tmp/$t.server"
 			[ "$rc" = 0 ] || fail "$t server failed (rc=$rc)"
 			ha_mark "perftest-$t-done"
+			;;
+		record.ours|record.lio)
+			# profile-srp2 (lib/profile.sh): tgt alone sampled
+			# while ini's fio runs on that side
+			profile_record "${req#record.}"
+			ha_mark "recorded-${req#record.}"
+			;;
+		report.ours|report.lio)
+			profile_report "${req#report.}"
+			ha_mark "reported-${req#report.}"
 			;;
 		*)
 			fail "unknown request '$req'"

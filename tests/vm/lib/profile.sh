@@ -54,34 +54,60 @@ io_started() {
 # profile_side SIDE DISK: fio on DISK, and once its I/O flows,
 # perf record of the whole guest for P_SECS s; then the report.
 profile_side() {
-	local side=$1 disk=$2 data=/tmp/perf-$1.data rep=/tmp/perf-$1.txt
-	local before fpid frc graph=
+	local side=$1 disk=$2 before fpid frc
 
 	before=$(disk_ios "$disk")
 	# fio runs a few seconds longer than the sampling, which starts
 	# only when its I/O flows, so that the profile has no idle tail
-	fio_run "$side-$P_RW" --filename="$disk" --ioengine=libaio \
-		--direct=1 --rw="$P_RW" --bs="$P_BS" --iodepth="$P_QD" \
-		--numjobs="$P_JOBS" --time_based --runtime=$((P_SECS + 5)) \
-		--size=1G > "/tmp/fio-$side.out" &
+	profile_fio "$side" "$disk" $((P_SECS + 5)) &
 	fpid=$!
 	wait_for 60 "I/O of fio on $disk" io_started "$disk" "$before"
-	[ -z "$P_CALLERS" ] || graph=-g
-	log "+ perf record -e cpu-clock -F $P_FREQ -a $graph -o $data -- sleep $P_SECS"
-	perf record -e cpu-clock -F "$P_FREQ" -a $graph -o "$data" -- sleep "$P_SECS" 2>&1 |
-		sed 's/^/perf: /'
-	[ "${PIPESTATUS[0]}" = 0 ] || fail "perf record failed on side $side"
+	profile_record "$side"
 	wait "$fpid"
 	frc=$?
 	cat "/tmp/fio-$side.out"
 	[ "$frc" = 0 ] || fail "fio on side $side failed"
-	# the FIO: line's key=value words that the PROFILE: line repeats
-	local w fio_kv=
-	for w in $(grep '^FIO:' "/tmp/fio-$side.out"); do
+	profile_report "$side" "$(profile_fio_kv "/tmp/fio-$side.out")"
+}
+
+# profile_fio SIDE DISK SECS: the profiled job on DISK for SECS s, its
+# output in /tmp/fio-SIDE.out.
+profile_fio() {
+	fio_run "$1-$P_RW" --filename="$2" --ioengine=libaio \
+		--direct=1 --rw="$P_RW" --bs="$P_BS" --iodepth="$P_QD" \
+		--numjobs="$P_JOBS" --time_based --runtime="$3" \
+		--size=1G > "/tmp/fio-$1.out"
+}
+
+# profile_fio_kv FIO-OUT: the FIO: line's key=value words that the
+# PROFILE: line repeats
+profile_fio_kv() {
+	local w kv=
+
+	for w in $(grep '^FIO:' "$1"); do
 		case $w in
-		iops=*|cpu_us_per_io=*|p50_us=*|p99_us=*) fio_kv+=" $w" ;;
+		iops=*|cpu_us_per_io=*|p50_us=*|p99_us=*) kv+=" $w" ;;
 		esac
 	done
+	echo "$kv"
+}
+
+# profile_record SIDE: perf record of the whole guest for P_SECS s, into
+# /tmp/perf-SIDE.data.
+profile_record() {
+	local graph=
+
+	[ -z "$P_CALLERS" ] || graph=-g
+	log "+ perf record -e cpu-clock -F $P_FREQ -a $graph -o /tmp/perf-$1.data -- sleep $P_SECS"
+	perf record -e cpu-clock -F "$P_FREQ" -a $graph -o "/tmp/perf-$1.data" \
+		-- sleep "$P_SECS" 2>&1 | sed 's/^/perf: /'
+	[ "${PIPESTATUS[0]}" = 0 ] || fail "perf record failed on side $1"
+}
+
+# profile_report SIDE [FIO-KV]: the "PROFILE:" lines of
+# /tmp/perf-SIDE.data, FIO-KV (the job's figures) in the first.
+profile_report() {
+	local side=$1 data=/tmp/perf-$1.data rep=/tmp/perf-$1.txt
 
 	# the symbols of /proc/kallsyms, from a copy: next to /proc/kallsyms
 	# perf finds /proc/kcore, maps the whole kernel through it, modules
@@ -95,7 +121,7 @@ profile_side() {
 	sed 's/^/perf: /' "/tmp/perf-$side.err" | head -n 20
 	[ -s "$rep" ] || fail "perf report of side $side is empty"
 
-	echo "PROFILE: side=$side job=$JOB secs=$P_SECS freq=$P_FREQ$fio_kv kernel=$(uname -r)"
+	echo "PROFILE: side=$side job=$JOB secs=$P_SECS freq=$P_FREQ${2:-} kernel=$(uname -r)"
 	awk -F'|' -v side="$side" -v top="$P_TOP" -v modtop="$P_MODTOP" \
 		-v mods="$PROFILE_MODS" -f /tests/lib/profile-report.awk "$rep"
 	profile_per_cpu "$side" "$data"
