@@ -1391,6 +1391,8 @@ static struct scst_dev_type vdisk_blockio_devtype = {
 	.type = SCST_TYPE_DISK,
 	/* bios complete asynchronously; ->exec() only waits for tags */
 	.exec_may_sleep = false,
+	/* a read is GOOD only once its bios read all of it */
+	.fills_data_in = true,
 	.exec = vdisk_exec,
 	.on_free_cmd = vdisk_on_free_cmd,
 	.add_device = vdisk_blockio_add,
@@ -1405,6 +1407,8 @@ static struct scst_dev_type vdisk_fileio_devtype = {
 	.name = "vdisk_fileio",
 	.type = SCST_TYPE_DISK,
 	.exec_may_sleep = true,
+	/* a short read is an error (fileio_sync_io()) */
+	.fills_data_in = true,
 	.threads_num = VDISK_FILEIO_THREADS,
 	.exec = vdisk_exec,
 	.on_free_cmd = vdisk_on_free_cmd,
@@ -1420,6 +1424,8 @@ static struct scst_dev_type vdisk_nullio_devtype = {
 	.name = "vdisk_nullio",
 	.type = SCST_TYPE_DISK,
 	.exec_may_sleep = false,
+	/* nullio_rw() zeroes what a read returns */
+	.fills_data_in = true,
 	.exec = vdisk_exec,
 	.on_free_cmd = vdisk_on_free_cmd,
 	.add_device = vdisk_nullio_add,

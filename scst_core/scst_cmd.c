@@ -174,6 +174,20 @@ u32 scst_copy_to_sg(struct scst_cmd *cmd, const void *buf, u32 len)
 }
 EXPORT_SYMBOL_GPL(scst_copy_to_sg);
 
+/* Whether @cmd's buffer is written before it is read (see below). */
+static bool scst_buf_may_reuse(const struct scst_cmd *cmd)
+{
+	switch (cmd->data_direction) {
+	case SCST_DATA_WRITE:
+		return true;
+	case SCST_DATA_READ:
+		return (cmd->cdb_flags & SCST_CDB_BLOCK_XFER) && cmd->dev &&
+			cmd->dev->handler->fills_data_in;
+	default:
+		return false;
+	}
+}
+
 /**
  * scst_cmd_alloc_data_buf() - give a command its data buffer
  * @cmd: the command
@@ -183,14 +197,17 @@ EXPORT_SYMBOL_GPL(scst_copy_to_sg);
  * The buffer is made of order-0 pages in a chained scatterlist whose
  * chunks are a page each, so that no transfer size reaches a high-order
  * allocation. Nothing is done when the command has a buffer already. A
- * data-out buffer may get pages of earlier commands (scst_page_stash.c):
- * the transport overwrites all of it before the command executes.
+ * buffer that is written before anyone reads it may get pages of earlier
+ * commands (scst_page_stash.c) rather than zeroed ones: data-out, which
+ * the transport overwrites before the command executes, and a medium
+ * read's data-in on a device whose handler fills what it returns
+ * (fills_data_in).
  *
  * Return: 0, or -ENOMEM (nothing allocated).
  */
 int scst_cmd_alloc_data_buf(struct scst_cmd *cmd, u32 len)
 {
-	bool data_out = cmd->data_direction == SCST_DATA_WRITE;
+	bool reuse = scst_buf_may_reuse(cmd);
 	unsigned int nents, i;
 	struct scatterlist *sg;
 	struct page *page;
@@ -203,8 +220,8 @@ int scst_cmd_alloc_data_buf(struct scst_cmd *cmd, u32 len)
 	if (sg_alloc_table(&cmd->sg_table, nents, GFP_KERNEL | __GFP_NOWARN))
 		return -ENOMEM;
 	for_each_sg(cmd->sg_table.sgl, sg, nents, i) {
-		page = data_out ? scst_stash_get_page(GFP_KERNEL | __GFP_NOWARN) :
-				  alloc_page(GFP_KERNEL | __GFP_NOWARN);
+		page = reuse ? scst_stash_get_page(GFP_KERNEL | __GFP_NOWARN) :
+			       alloc_page(GFP_KERNEL | __GFP_NOWARN);
 		if (!page)
 			goto free_pages;
 		sg_set_page(sg, page, min_t(u32, len - i * PAGE_SIZE, PAGE_SIZE),

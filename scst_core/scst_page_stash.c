@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * scst_page_stash.c - pages of finished commands' data buffers, kept per
- * CPU for the data-out buffers of new ones.
+ * CPU for the buffers of new ones that are written before they are read.
  *
  * A transport whose data moves by DMA (SRP) needs a buffer per command,
  * and a page from the page allocator is zeroed first wherever
  * init_on_alloc is on (Debian's default): a clear_page() per 4 KiB of
- * every write, which a profile of SRP random writes over Soft-RoCE shows
- * (Documentation/performance.md section 6e). A data-out buffer does not
- * need it: the core executes a data-out command only once the transport
- * received every byte of its buffer (scst_xfer_fit() sizes the buffer to
- * what the transport announced; a failed transfer ends the command), so
- * what was in the page before never reaches a disk or an initiator.
- * Data-in buffers still come zeroed from the page allocator: not every
- * handler fills all of one (NULLIO reads, a pass-through device's
- * residual), and a stale page could send one initiator another's data.
+ * every I/O, which profiles of SRP over Soft-RoCE show
+ * (Documentation/performance.md section 6e). Two kinds of buffer do not
+ * need it (scst_buf_may_reuse() in scst_cmd.c): data-out, since the core
+ * executes a data-out command only once the transport received every
+ * byte of its buffer (scst_xfer_fit() sizes the buffer to what the
+ * transport announced; a failed transfer ends the command), and a medium
+ * read's data-in on a device whose handler writes all that it returns
+ * (fills_data_in: vdisk's back ends end a short read in an error, NULLIO
+ * zeroes). So what was in a page before never reaches a disk or an
+ * initiator. Other data-in buffers (emulated commands, pass-through,
+ * whose device's residual the core must trust) still get zeroed pages:
+ * a stale one could send one initiator another's data.
  *
  * At most stash_pages pages per CPU (module parameter; 0: none), under a
  * local lock, taken from and given back to the CPU the caller runs on:
@@ -64,10 +67,10 @@ static const struct kernel_param_ops scst_stash_pages_ops = {
 };
 module_param_cb(stash_pages, &scst_stash_pages_ops, &scst_stash_pages, 0644);
 MODULE_PARM_DESC(stash_pages,
-		 "Pages per CPU kept from finished commands for the data-out buffers of new ones (0-1024, default 256)");
+		 "Pages per CPU kept from finished commands for new data-out and vdisk read buffers (0-1024, default 256)");
 
 /**
- * scst_stash_get_page() - a page for a data-out buffer
+ * scst_stash_get_page() - a page for a buffer written before it is read
  * @gfp: allocation flags, for when the stash of this CPU is empty
  *
  * Return: a page whose contents are undefined (a stashed one, or a new

@@ -293,6 +293,13 @@ struct scst_tgt_template {
  *	For a handler whose commands rarely need to sleep (dev_disk: only
  *	when the device's queue has no free tag), so that the others do
  *	not pay a thread hop each
+ * @fills_data_in: a medium read (data-in counted in blocks: READ(6), (10),
+ *	(12), (16)) that ends with GOOD status has had its first
+ *	scst_set_resp_len() bytes written by the handler, whatever its
+ *	backend returned; the core may then build its buffer of pages of
+ *	earlier commands (scst_page_stash.c) instead of zeroed ones. Not for
+ *	a handler that trusts a device's residual (pass-through): a wrong
+ *	one would send an earlier command's data
  * @threads_num: default number of worker threads per device when
  *	@exec_may_sleep
  * @parse: decode the CDB: set the data direction, buffer length, LBA; on
@@ -396,6 +403,7 @@ struct scst_dev_type {
 	int type;
 	bool exec_may_sleep;
 	bool exec_inline_first;
+	bool fills_data_in;
 	int threads_num;
 
 	int (*parse)(struct scst_cmd *cmd);

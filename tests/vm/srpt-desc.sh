@@ -49,28 +49,41 @@ desc_run indirect-external never_register=1 cmd_sg_entries=2 \
 # bytes inside its SRP_CMD, and scst_srpt's channel receive buffers put
 # that data at 512 bytes, so the core takes it as the command's buffer
 # (srpt_offer_imm_data()): 4 KiB writes take no page for their data-out
-# buffer, and the page stash's reuse count stays where it was; 64 KiB
-# writes (RDMA READ into the core's pages) move it.
+# buffer, and the page stash's reuse count stays where it was. Reads
+# (fio's verify pass) and 64 KiB writes (RDMA READ into the core's pages)
+# build their buffers of stashed pages, and move it. LUN 1, NULLIO, must
+# read back zeros however many pages of written data the stash holds.
 stash_reused() {
 	sed -n 's/^stashed [0-9]* reused \([0-9]*\)$/\1/p' $SCST/page_stash
 }
+mgmt $SCST/handlers/vdisk_nullio/mgmt "add_device null0 size_mb=64"
+mgmt "$T/luns/mgmt" "add null0 1"
 run modprobe ib_srp use_imm_data=1 max_imm_data=8192
 srp_login "$id" "$id" "queue_size=32"
 srpt_wait_lun 0
+srpt_wait_lun 1
 disk=$(srpt_lun_disk 0)
+null=$(srpt_lun_disk 1)
 dmesg | grep -q 'immediate data' || fail "the channel was not granted immediate data"
 r0=$(stash_reused)
 [ -n "$r0" ] || fail "page_stash: unexpected '$(cat $SCST/page_stash)'"
-fio_run imm-4k --filename="$disk" --ioengine=libaio --direct=1 \
-	--rw=randwrite --bs=4k --iodepth=16 --size=16M \
-	--verify=crc32c --do_verify=1 --verify_fatal=1
+imm_fio=(--filename="$disk" --ioengine=libaio --direct=1 --rw=randwrite
+	 --bs=4k --iodepth=16 --size=16M --verify=crc32c --verify_fatal=1)
+fio_run imm-4k "${imm_fio[@]}" --do_verify=0
 r1=$(stash_reused)
 assert_eq "$r1" "$r0" "data-out pages reused by 4 KiB immediate-data writes"
+fio_run imm-4k "${imm_fio[@]}" --verify_only
+r2=$(stash_reused)
+[ "$r2" -gt "$r1" ] || fail "4 KiB reads reused no data-in page ($r1 -> $r2)"
 fio_run imm-64k --filename="$disk" --ioengine=libaio --direct=1 \
 	--rw=randwrite --bs=64k --iodepth=8 --size=16M \
 	--verify=crc32c --do_verify=1 --verify_fatal=1
-r2=$(stash_reused)
-[ "$r2" -gt "$r1" ] || fail "64 KiB writes reused no data-out page ($r1 -> $r2)"
+r3=$(stash_reused)
+[ "$r3" -gt "$r2" ] || fail "64 KiB writes reused no data-out page ($r2 -> $r3)"
+log "page_stash: $(cat $SCST/page_stash)"
+run dd if="$null" of=/tmp/null.img bs=4k count=4096 iflag=direct status=none
+run cmp -n $((16 << 20)) /tmp/null.img /dev/zero
+rm -f /tmp/null.img
 srp_logout
 srpt_wait_sessions "$T" 0
 run rmmod ib_srp
