@@ -1391,8 +1391,11 @@ static struct scst_dev_type vdisk_blockio_devtype = {
 	.type = SCST_TYPE_DISK,
 	/* bios complete asynchronously; ->exec() only waits for tags */
 	.exec_may_sleep = false,
-	/* a read is GOOD only once its bios read all of it */
-	.fills_data_in = true,
+	/*
+	 * No fills_data_in: a block driver may end a read successfully
+	 * without writing the pages (null_blk without memory_backed,
+	 * scsi_debug's fake_rw), which must then read back zeros.
+	 */
 	.exec = vdisk_exec,
 	.on_free_cmd = vdisk_on_free_cmd,
 	.add_device = vdisk_blockio_add,

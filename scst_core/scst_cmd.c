@@ -201,7 +201,7 @@ static bool scst_buf_may_reuse(const struct scst_cmd *cmd)
  * commands (scst_page_stash.c) rather than zeroed ones: data-out, which
  * the transport overwrites before the command executes, and a medium
  * read's data-in on a device whose handler fills what it returns
- * (fills_data_in).
+ * (fills_data_in: vdisk_fileio, vdisk_nullio).
  *
  * Return: 0, or -ENOMEM (nothing allocated).
  */

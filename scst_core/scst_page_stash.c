@@ -13,11 +13,13 @@
  * byte of its buffer (scst_xfer_fit() sizes the buffer to what the
  * transport announced; a failed transfer ends the command), and a medium
  * read's data-in on a device whose handler writes all that it returns
- * (fills_data_in: vdisk's back ends end a short read in an error, NULLIO
- * zeroes). So what was in a page before never reaches a disk or an
- * initiator. Other data-in buffers (emulated commands, pass-through,
- * whose device's residual the core must trust) still get zeroed pages:
- * a stale one could send one initiator another's data.
+ * (fills_data_in: FILEIO ends a short read in an error, NULLIO zeroes).
+ * So what was in a page before never reaches a disk or an initiator.
+ * Other data-in buffers still get zeroed pages: emulated commands,
+ * pass-through (whose device's residual the core must trust) and BLOCKIO
+ * (a block driver may complete a read without writing the pages:
+ * null_blk without memory_backed), where a stale page could send one
+ * initiator another's data.
  *
  * At most stash_pages pages per CPU (module parameter; 0: none), under a
  * local lock, taken from and given back to the CPU the caller runs on:

@@ -720,14 +720,17 @@ static enum scst_data_direction srpt_scst_dir(u8 dir)
  * (scst_cmd_set_tgt_sg()); the buffer then stays ours until the response
  * (srpt_do_xmit()) or the command's end without one (srpt_cmd_drop()),
  * and is reposted only after the backend is done with it. The SRQ's
- * buffers, shared by channels of any offset, are not aligned: their data
- * is copied (srpt_do_rdy_to_xfer()).
+ * buffers are shared by every channel of the device: one held through a
+ * slow backend's execution would leave the others short of receives, so
+ * their data is copied (srpt_do_rdy_to_xfer()), as is data that is not
+ * aligned (512 bytes: what LIO's ib_srpt gives its backends too).
  */
 static void srpt_offer_imm_data(struct srpt_send_ioctx *ioctx)
 {
 	void *data = ioctx->recv->buf + ioctx->ci.imm_offset;
 
-	if (ioctx->ci.dir != SRP_IU_DIR_WRITE || !ioctx->ci.imm_len ||
+	if (!ioctx->recv->ch || ioctx->ci.dir != SRP_IU_DIR_WRITE ||
+	    !ioctx->ci.imm_len ||
 	    !IS_ALIGNED((unsigned long)data, SRPT_IMM_ALIGN))
 		return;
 	sg_init_one(&ioctx->imm_sg, data, ioctx->ci.imm_len);

@@ -298,8 +298,9 @@ struct scst_tgt_template {
  *	scst_set_resp_len() bytes written by the handler, whatever its
  *	backend returned; the core may then build its buffer of pages of
  *	earlier commands (scst_page_stash.c) instead of zeroed ones. Not for
- *	a handler that trusts a device's residual (pass-through): a wrong
- *	one would send an earlier command's data
+ *	a handler that trusts a device's residual (pass-through) or a block
+ *	driver's completion (a driver may end a read well without writing
+ *	the pages): that would send an earlier command's data
  * @threads_num: default number of worker threads per device when
  *	@exec_may_sleep
  * @parse: decode the CDB: set the data direction, buffer length, LBA; on

@@ -49,10 +49,12 @@ desc_run indirect-external never_register=1 cmd_sg_entries=2 \
 # bytes inside its SRP_CMD, and scst_srpt's channel receive buffers put
 # that data at 512 bytes, so the core takes it as the command's buffer
 # (srpt_offer_imm_data()): 4 KiB writes take no page for their data-out
-# buffer, and the page stash's reuse count stays where it was. Reads
-# (fio's verify pass) and 64 KiB writes (RDMA READ into the core's pages)
-# build their buffers of stashed pages, and move it. LUN 1, NULLIO, must
-# read back zeros however many pages of written data the stash holds.
+# buffer, and the page stash's reuse count stays where it was. BLOCKIO
+# reads (fio's verify pass) get zeroed pages, not stashed ones: a block
+# driver may end a read without writing them. 64 KiB writes (RDMA READ
+# into the core's pages) and NULLIO reads (fills_data_in: it zeroes what
+# it returns) take stashed pages, and NULLIO must read back zeros however
+# many pages of written data the stash holds.
 stash_reused() {
 	sed -n 's/^stashed [0-9]* reused \([0-9]*\)$/\1/p' $SCST/page_stash
 }
@@ -74,14 +76,16 @@ r1=$(stash_reused)
 assert_eq "$r1" "$r0" "data-out pages reused by 4 KiB immediate-data writes"
 fio_run imm-4k "${imm_fio[@]}" --verify_only
 r2=$(stash_reused)
-[ "$r2" -gt "$r1" ] || fail "4 KiB reads reused no data-in page ($r1 -> $r2)"
+assert_eq "$r2" "$r1" "data-in pages reused by BLOCKIO reads"
 fio_run imm-64k --filename="$disk" --ioengine=libaio --direct=1 \
 	--rw=randwrite --bs=64k --iodepth=8 --size=16M \
 	--verify=crc32c --do_verify=1 --verify_fatal=1
 r3=$(stash_reused)
 [ "$r3" -gt "$r2" ] || fail "64 KiB writes reused no data-out page ($r2 -> $r3)"
-log "page_stash: $(cat $SCST/page_stash)"
 run dd if="$null" of=/tmp/null.img bs=4k count=4096 iflag=direct status=none
+r4=$(stash_reused)
+[ "$r4" -gt "$r3" ] || fail "NULLIO reads reused no data-in page ($r3 -> $r4)"
+log "page_stash: $(cat $SCST/page_stash)"
 run cmp -n $((16 << 20)) /tmp/null.img /dev/zero
 rm -f /tmp/null.img
 srp_logout
