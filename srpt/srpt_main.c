@@ -341,7 +341,7 @@ static int srpt_alloc_srq(struct srpt_device *sdev)
 	if (IS_ERR(srq))
 		return PTR_ERR(srq);
 	sdev->srq_size = srq_attr.attr.max_wr;
-	/* shared by channels of any immediate data offset: not aligned */
+	/* shared by every channel: immediate data is copied out of it */
 	sdev->srq_ring = srpt_alloc_recv_ring(sdev, NULL, sdev->srq_size, 0);
 	if (!sdev->srq_ring) {
 		ret = -ENOMEM;
