@@ -137,3 +137,23 @@ fence() {
 		"reservation after PREEMPT AND ABORT"
 	prout "$fencer" --clear --param-rk="$fkey"
 }
+
+# pr_latency SG N: N REGISTER AND IGNORE EXISTING KEY commands through
+# SG (sg_persist, one process each), alternating two keys; prints the µs
+# per command, and the µs more than N TEST UNIT READY through sg_turs
+# (the process's start and the transport's round trip taken off)
+pr_latency() {
+	local sg=$1 n=$2 i t0 t1 t2
+
+	t0=$EPOCHREALTIME
+	for ((i = 0; i < n; i++)); do
+		sg_persist -n --out --register-ignore --param-sark=$((0x100 + i % 2)) "$sg" > /dev/null ||
+			fail "REGISTER AND IGNORE EXISTING KEY $i through $sg"
+	done
+	t1=$EPOCHREALTIME
+	for ((i = 0; i < n; i++)); do
+		sg_turs "$sg" > /dev/null 2>&1
+	done
+	t2=$EPOCHREALTIME
+	echo "$t0 $t1 $t2 $n" | awk '{ printf "%d %d\n", ($2 - $1) * 1e6 / $4, (($2 - $1) - ($3 - $2)) * 1e6 / $4 }'
+}
