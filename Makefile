@@ -42,7 +42,7 @@ help:
 	@echo "make check-debug     every VM test on the KASAN + lockdep + kmemleak debug kernel"
 	@echo "                     (built once into /var/cache/scst-ng; make debug-kernel)"
 	@echo "make check-ha        the HA tests of several guests: harness, PR, failover,"
-	@echo "                     partition, four nodes (scripts/vm/multi; HA_TESTS=...;"
+	@echo "                     partition, split, four nodes (scripts/vm/multi; HA_TESTS=...;"
 	@echo "                     make check runs ha-pr)"
 	@echo "make soak [SOAK_MINUTES=30]  fio --verify under link flaps, resets, LUN"
 	@echo "                     changes and re-logins on the debug kernel"
@@ -108,7 +108,7 @@ check-debug:
 # The HA cluster: two target nodes and an initiator (ha-scale: four target
 # nodes), each its own guest (scripts/vm/multi), one test after the other;
 # make check runs ha-pr.
-HA_TESTS ?= ha-cluster ha-pr ha-failover ha-partition ha-scale
+HA_TESTS ?= ha-cluster ha-pr ha-failover ha-partition ha-split ha-scale
 check-ha: modules test-modules usr
 	@rc=0; for t in $(HA_TESTS); do \
 		scripts/vm/multi --kernel $(KERNEL) $$t || rc=1; \

@@ -35,9 +35,12 @@
  * the device's commands that a reservation could restrict; the
  * resynchronisation after recover_done unblocks them.
  *
- * Every wait for the DLM is bounded (SCST_CL_WAIT_MS, then a cancel); a
- * request whose cancel does not complete either leaves its lock marked
- * lost, and the device blocked, until cluster_mode is turned off.
+ * Every wait for the DLM is bounded (SCST_CL_WAIT_MS, then a cancel). A
+ * request whose cancel is not answered either (its master is cut off,
+ * and the DLM answers only after the membership changed and the node was
+ * fenced, which may take minutes) leaves its lock marked lost and the
+ * device blocked until the DLM's answer comes: then the lock's mode is
+ * what the answer says and the device resynchronises.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -55,6 +58,13 @@
 
 /* One DLM request: generous for guests under TCG and for a recovery. */
 #define SCST_CL_WAIT_MS		30000
+/*
+ * Its cancel: answered at once unless the request's master is cut off,
+ * when the answer comes only after the fence (minutes): the lock is
+ * then left to its late answer, and a PERSISTENT RESERVE OUT fails
+ * before the host's own timeout (sg_persist's 60 s) aborts it.
+ */
+#define SCST_CL_CANCEL_WAIT_MS	5000
 /* Joining a lockspace waits for dlm_controld and the first recovery. */
 #define SCST_CL_JOIN_WAIT_MS	60000
 /* The ack block: magic, the update's sequence number. */
@@ -72,10 +82,15 @@ struct scst_cl;
  * @done: completed by the AST
  * @name: the resource
  * @mode: the granted mode, DLM_LOCK_IV while none
- * @lost: a request was neither granted nor cancelled in time: the lock
- *	is not used again (its AST may still come, so it stays allocated
- *	until the lockspace is released)
+ * @rqmode: the mode of the last request (DLM_LOCK_IV: an unlock)
+ * @lost: a request (or unlock) was neither answered nor cancelled in
+ *	time: the lock is not used until the DLM's late answer comes
+ *	(scst_cl_late_answer(); guarded by the device's @late_lock)
  * @bell: a blocking AST on it rings this node
+ * @abandoned: @lost was set once: a doorbell round's lock is then never
+ *	freed (the DLM may still call its AST)
+ * @transient: a doorbell round's lock (scst_cl_ring()): nobody waits for
+ *	its late answer, which releases it
  */
 struct scst_cl_lk {
 	struct scst_cl *cl;
@@ -84,8 +99,11 @@ struct scst_cl_lk {
 	struct completion done;
 	char name[DLM_RESNAME_MAXLEN];
 	int mode;
+	int rqmode;
 	bool lost;
+	bool abandoned;
 	bool bell;
+	bool transient;
 };
 
 /**
@@ -118,6 +136,9 @@ struct scst_cl_lk {
  * @ready: joined: a recovery from now on resynchronises the device
  * @dying: the lockspace is being released: the works do nothing
  * @stale_logged: "missed an update" was logged since the last resync
+ * @late_lock: the locks' @lost against their ASTs
+ * @nlost: locks waiting for the DLM's late answer; the device stays
+ *	blocked, and the resync waits, while there are any
  */
 struct scst_cl {
 	struct scst_device *dev;
@@ -143,16 +164,79 @@ struct scst_cl {
 	bool ready;
 	bool dying;
 	bool stale_logged;
+	spinlock_t late_lock;		/* the locks' @lost */
+	atomic_t nlost;
 };
 
 /* ---------------------------------------------------------------------- */
 /* Locks                                                                  */
 
+/*
+ * The DLM answered a request its waiter gave up on (scst_cl_wait()): the
+ * answer says what the lock is now. A doorbell round's lock is released
+ * (nobody holds it for a reason any more). The last late answer lets the
+ * device resynchronise: it stayed blocked since its lock was lost.
+ */
+static void scst_cl_late_answer(struct scst_cl_lk *lk)
+{
+	struct scst_cl *cl = lk->cl;
+	int status = lk->lksb.sb_status;
+
+	if (!status || status == -DLM_EUNLOCK)
+		lk->mode = lk->rqmode;
+	pr_info("%s: cluster: the DLM answered lock %s at last (%d): mode %d\n",
+		cl->dev->name, lk->name, status, lk->mode);
+	if (READ_ONCE(cl->dying))
+		return;
+	if (lk->transient && lk->mode != DLM_LOCK_IV) {
+		/* its AST completes @done, which nobody waits for */
+		lk->rqmode = DLM_LOCK_IV;
+		if (!dlm_unlock(cl->ls, lk->lksb.sb_lkid, 0, &lk->lksb, lk))
+			lk->mode = DLM_LOCK_IV;
+	}
+	if (atomic_dec_and_test(&cl->nlost) && READ_ONCE(cl->ready))
+		mod_delayed_work(scst_cl_wq, &cl->resync_work, 0);
+}
+
 static void scst_cl_ast(void *arg)
 {
 	struct scst_cl_lk *lk = arg;
+	struct scst_cl *cl = lk->cl;
+	bool late;
 
-	complete(&lk->done);
+	spin_lock_bh(&cl->late_lock);
+	late = lk->lost;
+	lk->lost = false;
+	if (!late)
+		complete(&lk->done);
+	spin_unlock_bh(&cl->late_lock);
+	if (late)
+		scst_cl_late_answer(lk);
+}
+
+/*
+ * @lk's waiter gives up on it: its AST, when it comes, is a late answer.
+ * Return false if the AST came meanwhile.
+ */
+static bool scst_cl_give_up(struct scst_cl_lk *lk)
+{
+	struct scst_cl *cl = lk->cl;
+	bool answered;
+
+	spin_lock_bh(&cl->late_lock);
+	answered = completion_done(&lk->done);
+	if (!answered) {
+		lk->lost = true;
+		lk->abandoned = true;
+		atomic_inc(&cl->nlost);
+	}
+	spin_unlock_bh(&cl->late_lock);
+	if (answered)
+		return false;
+	pr_err("%s: cluster: lock %s: no answer from the DLM; the device fails closed until it answers\n",
+	       cl->dev->name, lk->name);
+	scst_pr_cluster_block(cl->dev, true);
+	return true;
 }
 
 /* Another node asks for a mode ours blocks: on our doorbell, it rings. */
@@ -184,19 +268,34 @@ static void scst_cl_lk_init(struct scst_cl *cl, struct scst_cl_lk *lk,
 static int scst_cl_wait(struct scst_cl_lk *lk)
 {
 	unsigned long t = msecs_to_jiffies(SCST_CL_WAIT_MS);
+	int ret;
 
 	if (wait_for_completion_timeout(&lk->done, t))
 		return lk->lksb.sb_status;
-	/* when it was granted meanwhile, the cancel fails: its AST came */
-	dlm_unlock(lk->cl->ls, lk->lksb.sb_lkid, DLM_LKF_CANCEL, &lk->lksb,
-		   lk);
-	if (!wait_for_completion_timeout(&lk->done, t)) {
-		lk->lost = true;
-		pr_err("%s: cluster: lock %s lost: no answer from the DLM; the device fails closed until cluster_mode is turned off\n",
-		       lk->cl->dev->name, lk->name);
-		scst_pr_cluster_block(lk->cl->dev, true);
-		return -ETIMEDOUT;
+	/*
+	 * A new lock is not cancelled: the DLM answers the cancel of a
+	 * request whose lookup or master a recovery lost with -DLM_ECANCEL
+	 * (dlm_recover_waiters_post()) without freeing the resource's
+	 * first-lookup slot (res_first_lkid), and every later request of
+	 * this node on the resource then waits for ever (seen in ha-split
+	 * on 6.1: "pr" after the other node's fence). Left to its late
+	 * answer, it is resent to the new master and granted.
+	 */
+	if (lk->mode == DLM_LOCK_IV) {
+		if (scst_cl_give_up(lk))
+			return -ETIMEDOUT;
+		return lk->lksb.sb_status;
 	}
+	/* when it was granted meanwhile, the cancel fails: its AST came */
+	ret = dlm_unlock(lk->cl->ls, lk->lksb.sb_lkid, DLM_LKF_CANCEL,
+			 &lk->lksb, lk);
+	pr_warn_ratelimited("%s: cluster: lock %s (from mode %d): no answer from the DLM in %u s; cancelling (%d)\n",
+			    lk->cl->dev->name, lk->name, lk->mode,
+			    SCST_CL_WAIT_MS / 1000, ret);
+	if (!wait_for_completion_timeout(&lk->done,
+					 msecs_to_jiffies(SCST_CL_CANCEL_WAIT_MS)) &&
+	    scst_cl_give_up(lk))
+		return -ETIMEDOUT;
 	if (lk->lksb.sb_status == -DLM_ECANCEL)
 		return -ETIMEDOUT;
 	return lk->lksb.sb_status;
@@ -210,8 +309,12 @@ static int scst_cl_lock(struct scst_cl_lk *lk, int mode)
 
 	if (lk->lost)
 		return -EIO;
+	/* held already: a late answer granted it (scst_cl_late_answer()) */
+	if (lk->mode == mode)
+		return 0;
 	if (lk->mode != DLM_LOCK_IV)
 		flags |= DLM_LKF_CONVERT;
+	lk->rqmode = mode;
 	reinit_completion(&lk->done);
 	ret = dlm_lock(lk->cl->ls, mode, &lk->lksb, flags, lk->name,
 		       strlen(lk->name), 0, scst_cl_ast, lk,
@@ -228,11 +331,13 @@ static void scst_cl_unlock(struct scst_cl_lk *lk)
 {
 	if (lk->lost || lk->mode == DLM_LOCK_IV)
 		return;
+	lk->rqmode = DLM_LOCK_IV;
 	reinit_completion(&lk->done);
 	if (!dlm_unlock(lk->cl->ls, lk->lksb.sb_lkid, 0, &lk->lksb, lk) &&
 	    !wait_for_completion_timeout(&lk->done,
-					 msecs_to_jiffies(SCST_CL_WAIT_MS)))
-		lk->lost = true;
+					 msecs_to_jiffies(SCST_CL_WAIT_MS)) &&
+	    scst_cl_give_up(lk))
+		return;		/* the late answer sets the mode */
 	lk->mode = DLM_LOCK_IV;
 }
 
@@ -248,6 +353,12 @@ static int scst_cl_read(struct scst_cl_lk *lk)
 	if (lk->mode == DLM_LOCK_IV) {
 		ret = scst_cl_lock(lk, DLM_LOCK_CR);
 	} else {
+		/* left in PR by a late answer: its block may be old */
+		if (lk->mode == DLM_LOCK_PR) {
+			ret = scst_cl_lock(lk, DLM_LOCK_CR);
+			if (ret)
+				return ret;
+		}
 		ret = scst_cl_lock(lk, DLM_LOCK_PR);
 		if (!ret)
 			ret = scst_cl_lock(lk, DLM_LOCK_CR);
@@ -427,10 +538,9 @@ static int scst_cl_write_ack(struct scst_cl *cl)
 /*
  * Ring node @nodeid until its ack block names update @seq or later, it
  * leaves the lockspace, or @deadline passes. The bell and ack locks are
- * new each round; one whose request got lost stays allocated (its AST
- * may come) and is freed with the lockspace... which never frees it:
- * losing one means the DLM stopped answering, and the device fails
- * closed until cluster_mode is turned off.
+ * new each round; one whose request was abandoned (no answer to it nor
+ * to its cancel) is never freed: the DLM may still answer it, and its
+ * late answer releases it (scst_cl_late_answer()).
  */
 static int scst_cl_ring(struct scst_cl *cl, int nodeid, u64 seq,
 			unsigned long deadline)
@@ -450,6 +560,8 @@ static int scst_cl_ring(struct scst_cl *cl, int nodeid, u64 seq,
 		}
 		scst_cl_lk_init(cl, bell, "bell", nodeid);
 		scst_cl_lk_init(cl, ack, "ack", nodeid);
+		bell->transient = true;
+		ack->transient = true;
 		ret = scst_cl_lock(bell, DLM_LOCK_EX);
 		if (!ret) {
 			ret = scst_cl_lock(ack, DLM_LOCK_CR);
@@ -458,8 +570,8 @@ static int scst_cl_ring(struct scst_cl *cl, int nodeid, u64 seq,
 			scst_cl_unlock(ack);
 		}
 		scst_cl_unlock(bell);
-		if (bell->lost || ack->lost) {
-			/* the DLM may still write them: never freed */
+		if (bell->abandoned || ack->abandoned) {
+			/* the DLM may still call them: never freed */
 			bell = NULL;
 			ack = NULL;
 			ret = -ETIMEDOUT;
@@ -563,7 +675,7 @@ static void scst_cl_bell_workfn(struct work_struct *work)
 	 */
 	if (ret == -ETIMEDOUT && !cl->bell_lk.lost) {
 		queue_work(scst_cl_wq, &cl->bell_work);
-	} else if (ret) {
+	} else if (ret && !cl->bell_lk.lost) {
 		pr_err("%s: cluster: cannot hold the doorbell again (%d): the device fails closed until cluster_mode is turned off\n",
 		       cl->dev->name, ret);
 		scst_pr_cluster_block(cl->dev, true);
@@ -630,6 +742,9 @@ static void scst_cl_resync_workfn(struct work_struct *work)
 
 	if (READ_ONCE(cl->dying))
 		return;
+	/* a lock waits for the DLM's late answer, which queues this again */
+	if (atomic_read(&cl->nlost))
+		return;
 	mutex_lock(&cl->pr_mutex);
 	ret = scst_cl_lock(&cl->pr_lk, DLM_LOCK_EX);
 	if (!ret) {
@@ -643,6 +758,17 @@ static void scst_cl_resync_workfn(struct work_struct *work)
 	if (ret) {
 		pr_err("%s: cluster: cannot resynchronise after the recovery (%d); retrying\n",
 		       cl->dev->name, ret);
+		queue_delayed_work(scst_cl_wq, &cl->resync_work, HZ);
+		return;
+	}
+	if (READ_ONCE(cl->bell_lk.mode) != DLM_LOCK_PR ||
+	    cl->ack_lk.mode != DLM_LOCK_CR) {
+		/*
+		 * Nobody could ring this node, or read what it applied (its
+		 * doorbell's or ack's lock was lost and answered late): the
+		 * doorbell work writes the ack and takes the doorbell again
+		 */
+		queue_work(scst_cl_wq, &cl->bell_work);
 		queue_delayed_work(scst_cl_wq, &cl->resync_work, HZ);
 		return;
 	}
@@ -791,6 +917,8 @@ static struct scst_cl *scst_cl_alloc(struct scst_device *dev, const char *id)
 	mutex_init(&cl->pr_mutex);
 	mutex_init(&cl->io_mutex);
 	spin_lock_init(&cl->members_lock);
+	spin_lock_init(&cl->late_lock);
+	atomic_set(&cl->nlost, 0);
 	INIT_WORK(&cl->bell_work, scst_cl_bell_workfn);
 	INIT_DELAYED_WORK(&cl->resync_work, scst_cl_resync_workfn);
 	init_completion(&cl->recovered);

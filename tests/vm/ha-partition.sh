@@ -66,15 +66,7 @@ not_ready() {
 }
 
 if [ "$VM_GUEST" = ini ]; then
-	ha_srp_login_two_hosts
-	for n in A1 A2; do eval "prout \$SG_$n --register --param-sark=0xa"; done
-	for n in B1 B2; do eval "prout \$SG_$n --register --param-sark=0xb"; done
-	prout "$SG_A1" --reserve --param-rk=0xa --prout-type=5
-	assert_eq "$(resv "$SG_B2")" "0xa Write Exclusive, registrants only" "reservation through t2"
-	for n in A1 A2 B1 B2; do
-		eval "sg=\$SG_$n"
-		assert_eq "$(io "$sg" write)" good "a registrant's write through $n"
-	done
+	ha_two_hosts_reserved
 
 	# --- t1 cut off from the cluster -----------------------------------
 	ha_wait_passed 300 targets-up t1 t2

@@ -133,6 +133,24 @@ ha_srp_login_two_hosts() {
 	done
 }
 
+# ha_two_hosts_reserved: (ini) ha_srp_login_two_hosts; A and B register
+# (0xa, 0xb) through both nodes, A reserves Write Exclusive - Registrants
+# Only through t1; the reservation is seen through t2 and every
+# registrant's write is admitted
+ha_two_hosts_reserved() {
+	local n sg
+
+	ha_srp_login_two_hosts
+	for n in A1 A2; do eval "prout \$SG_$n --register --param-sark=0xa"; done
+	for n in B1 B2; do eval "prout \$SG_$n --register --param-sark=0xb"; done
+	prout "$SG_A1" --reserve --param-rk=0xa --prout-type=5
+	assert_eq "$(resv "$SG_B2")" "0xa Write Exclusive, registrants only" "reservation through t2"
+	for n in A1 A2 B1 B2; do
+		eval "sg=\$SG_$n"
+		assert_eq "$(io "$sg" write)" good "a registrant's write through $n"
+	done
+}
+
 # ha_srp_logout NAME...: (ini) logs out of the logins named so
 ha_srp_logout() {
 	local name

@@ -362,18 +362,62 @@ ha_corosync_revive() {
 
 # --- dlm_controld -----------------------------------------------------------
 
-# ha_dlm_up: the kernel DLM and dlm_controld, without fencing (no stonith
-# in the guests: our target must fail closed by itself) and over TCP
-# (protocol "detect" may pick SCTP).
+# ha_fence_agent_up: /run/ha-fence-vm, dlm_controld's fence agent in
+# the guests (HA_FENCE=1): the host's power switch. dlm_controld writes
+# the agent's arguments on its standard input, one key=value a line,
+# node=ID among them; the agent asks the host on the console to kill
+# that guest (scripts/vm/multi carries out "SCST-VM-HOST: kill NAME"
+# within a second, polling every 0.5 s), publishes the flag "fenced"
+# (NAME) and reports success 5 s later: a switch that does not answer.
+# Its own output goes nowhere (dlm_controld's /dev/null), hence
+# /dev/console.
+ha_fence_agent_up() {
+	cat > /run/ha-fence-vm <<-'EOF'
+	#!/bin/sh
+	id=
+	while read -r line; do
+	    case $line in node=*) id=${line#node=} ;; esac
+	done
+	nodes=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^VM_NODES=//p')
+	name=$(echo "$nodes" | tr ',' '\n' | awk -F: -v id="$id" '$2 == id { print $1 }')
+	[ -n "$name" ] || exit 1
+	# twice: a kernel message may break the first line on the console
+	# (the host ignores a kill of a guest already dead)
+	echo "SCST-VM-HOST: kill $name" > /dev/console
+	sleep 1
+	echo "SCST-VM-HOST: kill $name" > /dev/console
+	echo "[fence agent] asked the host to kill $name (node $id)" > /dev/console
+	echo "$name" > /run/ha-flags/fenced.tmp && mv /run/ha-flags/fenced.tmp /run/ha-flags/fenced
+	sleep 5
+	exit 0
+	EOF
+	chmod 755 /run/ha-fence-vm
+}
+
+# ha_dlm_up: the kernel DLM and dlm_controld over TCP (protocol "detect"
+# may pick SCTP). Without fencing (no stonith in the guests: our target
+# must fail closed by itself), or with HA_FENCE=1 fencing every failed
+# node through the host (ha_fence_agent_up), as a cluster of real
+# machines with a power switch would.
 ha_dlm_up() {
 	local d
 
 	mkdir -p /etc/dlm /var/log/dlm_controld /run/dlm_controld
-	cat > /etc/dlm/dlm.conf <<-EOF
-	protocol=tcp
-	enable_fencing=0
-	enable_startup_fencing=0
-	EOF
+	if [ "${HA_FENCE:-0}" = 1 ]; then
+		ha_fence_agent_up
+		cat > /etc/dlm/dlm.conf <<-EOF
+		protocol=tcp
+		enable_fencing=1
+		enable_startup_fencing=0
+		fence_all /run/ha-fence-vm
+		EOF
+	else
+		cat > /etc/dlm/dlm.conf <<-EOF
+		protocol=tcp
+		enable_fencing=0
+		enable_startup_fencing=0
+		EOF
+	fi
 	run modprobe dlm
 	grep -q ' /sys/kernel/config ' /proc/mounts ||
 		run mount -t configfs configfs /sys/kernel/config
