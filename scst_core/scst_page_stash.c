@@ -21,10 +21,17 @@
  * null_blk without memory_backed), where a stale page could send one
  * initiator another's data.
  *
- * At most stash_pages pages per CPU (module parameter; 0: none), under a
- * local lock, taken from and given back to the CPU the caller runs on:
- * any context, interrupts included. Pages stay stashed until the module
- * unloads: at most stash_pages x 4 KiB per CPU, 1 MiB at the default.
+ * At most stash_pages pages per CPU (module parameter; 0: none), taken
+ * from and given back to the stash of the CPU the caller runs on: any
+ * context, interrupts included. Each stash has a spinlock of its own, not
+ * a local lock, so that others can empty it: a shrinker gives the pages
+ * back under memory pressure (they are free memory the page allocator
+ * does not see: up to stash_pages x 4 KiB per CPU, 1 MiB at the default),
+ * and a CPU that goes offline has its stash emptied (the stash of a CPU
+ * that runs nothing would never be taken from). The lock is only ever
+ * contended by those two, so a command pays an uncontended lock per page.
+ * A stashed page still holds an earlier command's data until it is
+ * reused or freed (freeing it is what init_on_free clears).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,14 +39,16 @@
 #include <linux/mm.h>
 #include <linux/gfp.h>
 #include <linux/percpu.h>
-#include <linux/local_lock.h>
+#include <linux/spinlock.h>
+#include <linux/shrinker.h>
+#include <linux/cpuhotplug.h>
 
 #include "scst_priv.h"
 
 #define SCST_STASH_PAGES_MAX	1024
 
 struct scst_page_stash {
-	local_lock_t lock;
+	spinlock_t lock;	/* @n, @reused, @pages; this CPU, the shrinker, cpuhp */
 	unsigned int n;
 	unsigned long reused;	/* pages handed out of the stash */
 	struct page *pages[SCST_STASH_PAGES_MAX];
@@ -84,13 +93,14 @@ struct page *scst_stash_get_page(gfp_t gfp)
 	struct page *page = NULL;
 	unsigned long flags;
 
-	local_lock_irqsave(&scst_page_stash->lock, flags);
-	stash = this_cpu_ptr(scst_page_stash);
+	/* another CPU's stash, if the caller moves meanwhile: still locked */
+	stash = raw_cpu_ptr(scst_page_stash);
+	spin_lock_irqsave(&stash->lock, flags);
 	if (stash->n) {
 		page = stash->pages[--stash->n];
 		stash->reused++;
 	}
-	local_unlock_irqrestore(&scst_page_stash->lock, flags);
+	spin_unlock_irqrestore(&stash->lock, flags);
 	return page ?: alloc_page(gfp);
 }
 
@@ -111,13 +121,13 @@ void scst_stash_put_page(struct page *page)
 		__free_page(page);
 		return;
 	}
-	local_lock_irqsave(&scst_page_stash->lock, flags);
-	stash = this_cpu_ptr(scst_page_stash);
+	stash = raw_cpu_ptr(scst_page_stash);
+	spin_lock_irqsave(&stash->lock, flags);
 	if (stash->n < max) {
 		stash->pages[stash->n++] = page;
 		page = NULL;
 	}
-	local_unlock_irqrestore(&scst_page_stash->lock, flags);
+	spin_unlock_irqrestore(&stash->lock, flags);
 	if (page)
 		__free_page(page);
 }
@@ -143,28 +153,133 @@ void scst_stash_stats(unsigned long *stashed, unsigned long *reused)
 	}
 }
 
+/*
+ * Free up to @max pages of @cpu's stash; returns how many. A page at a
+ * time, so that interrupts stay off for one pop only.
+ */
+static unsigned long scst_stash_drain(int cpu, unsigned long max)
+{
+	struct scst_page_stash *stash = per_cpu_ptr(scst_page_stash, cpu);
+	unsigned long freed = 0;
+	struct page *page;
+	unsigned long flags;
+
+	while (freed < max) {
+		page = NULL;
+		spin_lock_irqsave(&stash->lock, flags);
+		if (stash->n)
+			page = stash->pages[--stash->n];
+		spin_unlock_irqrestore(&stash->lock, flags);
+		if (!page)
+			break;
+		__free_page(page);
+		freed++;
+	}
+	return freed;
+}
+
+static unsigned long scst_stash_count(struct shrinker *shrinker,
+				      struct shrink_control *sc)
+{
+	unsigned long stashed, reused;
+
+	scst_stash_stats(&stashed, &reused);
+	return stashed ?: SHRINK_EMPTY;
+}
+
+static unsigned long scst_stash_scan(struct shrinker *shrinker,
+				     struct shrink_control *sc)
+{
+	unsigned long freed = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (freed >= sc->nr_to_scan)
+			break;
+		freed += scst_stash_drain(cpu, sc->nr_to_scan - freed);
+	}
+	return freed;
+}
+
+#ifdef SCST_HAVE_SHRINKER_ALLOC
+static struct shrinker *scst_stash_shrinker;
+
+static int scst_stash_shrinker_add(void)
+{
+	scst_stash_shrinker = shrinker_alloc(0, "scst-page-stash");
+	if (!scst_stash_shrinker)
+		return -ENOMEM;
+	scst_stash_shrinker->count_objects = scst_stash_count;
+	scst_stash_shrinker->scan_objects = scst_stash_scan;
+	shrinker_register(scst_stash_shrinker);
+	return 0;
+}
+
+static void scst_stash_shrinker_del(void)
+{
+	shrinker_free(scst_stash_shrinker);
+}
+#else
+static struct shrinker scst_stash_shrinker = {
+	.count_objects = scst_stash_count,
+	.scan_objects = scst_stash_scan,
+	.seeks = DEFAULT_SEEKS,
+};
+
+static int scst_stash_shrinker_add(void)
+{
+	return register_shrinker(&scst_stash_shrinker, "scst-page-stash");
+}
+
+static void scst_stash_shrinker_del(void)
+{
+	unregister_shrinker(&scst_stash_shrinker);
+}
+#endif
+
+/* A CPU went offline (called on another CPU): nothing takes from its stash. */
+static int scst_stash_cpu_dead(unsigned int cpu)
+{
+	scst_stash_drain(cpu, ULONG_MAX);
+	return 0;
+}
+
+static int scst_stash_cpuhp_state;
+
 int scst_stash_init(void)
 {
-	int cpu;
+	int cpu, ret;
 
 	scst_page_stash = alloc_percpu(struct scst_page_stash);
 	if (!scst_page_stash)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu)
-		local_lock_init(&per_cpu_ptr(scst_page_stash, cpu)->lock);
+		spin_lock_init(&per_cpu_ptr(scst_page_stash, cpu)->lock);
+	ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "scst/stash:dead",
+					NULL, scst_stash_cpu_dead);
+	if (ret < 0)
+		goto free_stash;
+	scst_stash_cpuhp_state = ret;
+	ret = scst_stash_shrinker_add();
+	if (ret)
+		goto remove_cpuhp;
 	return 0;
+
+remove_cpuhp:
+	cpuhp_remove_state_nocalls(scst_stash_cpuhp_state);
+free_stash:
+	free_percpu(scst_page_stash);
+	return ret;
 }
 
 /* At module unload, when no command is left: free every stashed page. */
 void scst_stash_exit(void)
 {
-	struct scst_page_stash *stash;
 	int cpu;
 
-	for_each_possible_cpu(cpu) {
-		stash = per_cpu_ptr(scst_page_stash, cpu);
-		while (stash->n)
-			__free_page(stash->pages[--stash->n]);
-	}
+	scst_stash_shrinker_del();
+	cpuhp_remove_state_nocalls(scst_stash_cpuhp_state);
+	for_each_possible_cpu(cpu)
+		scst_stash_drain(cpu, ULONG_MAX);
 	free_percpu(scst_page_stash);
 }

@@ -88,6 +88,40 @@ r4=$(stash_reused)
 log "page_stash: $(cat $SCST/page_stash)"
 run cmp -n $((16 << 20)) /tmp/null.img /dev/zero
 rm -f /tmp/null.img
+
+# The stash gives its pages back (scst_page_stash.c): to its shrinker,
+# which drop_caches runs as memory pressure would, and when a CPU goes
+# offline (nothing would take from that CPU's stash any more). With 8
+# pages per CPU, I/O submitted from both CPUs leaves more than 8 stashed
+# (pages are stashed on the CPU that ends the command); taking CPU 1
+# offline must leave at most CPU 0's 8.
+stashed() {
+	sed -n 's/^stashed \([0-9]*\) reused [0-9]*$/\1/p' $SCST/page_stash
+}
+s=$(stashed)
+[ "$s" -gt 0 ] || fail "page_stash: nothing stashed after the writes"
+run sh -c 'echo 2 > /proc/sys/vm/drop_caches'
+assert_eq "$(stashed)" 0 "pages left stashed after drop_caches ($s before)"
+run sh -c 'echo 8 > /sys/module/scst/parameters/stash_pages'
+both=0
+for try in 1 2 3 4 5; do
+	for cpu in 0 1; do
+		taskset -c $cpu dd if=/dev/zero of="$disk" bs=64k count=64 \
+			oflag=direct status=none &
+		taskset -c $cpu dd if="$null" of=/dev/null bs=64k count=64 \
+			iflag=direct status=none &
+	done
+	wait
+	s=$(stashed)
+	[ "$s" -gt 8 ] && { both=1; break; }
+done
+[ $both = 1 ] || fail "page_stash: I/O from both CPUs stashed only $s pages"
+run sh -c 'echo 0 > /sys/devices/system/cpu/cpu1/online'
+s1=$(stashed)
+run sh -c 'echo 1 > /sys/devices/system/cpu/cpu1/online'
+log "page_stash: $s stashed before CPU 1 went offline, $s1 after"
+[ "$s1" -le 8 ] || fail "CPU 1's stash was not emptied when it went offline ($s -> $s1)"
+run sh -c 'echo 256 > /sys/module/scst/parameters/stash_pages'
 srp_logout
 srpt_wait_sessions "$T" 0
 run rmmod ib_srp
