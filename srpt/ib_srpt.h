@@ -274,7 +274,8 @@ enum srpt_ioctx_state {
  * @work: deferred ->rdy_to_xfer() or ->xmit_response(), called in a
  *	context that may not sleep (rdma_rw_ctx_init() may)
  * @work_rdy: @work runs ->rdy_to_xfer() (else ->xmit_response())
- * @wait_entry: on the channel's @sq_wait list, or on its free list
+ * @wait_entry: on the channel's @sq_wait or @post_partial list, or on its
+ *	free list
  */
 struct srpt_send_ioctx {
 	struct ib_cqe send_cqe;
@@ -400,9 +401,12 @@ struct srpt_thread {
  * @last_wqe: completed by IB_EVENT_QP_LAST_WQE_REACHED (SRQ): the QP takes
  *	no more receive buffers from the SRQ
  * @state: enum srpt_ch_state; only moves forward, with srpt_ch_advance()
- * @lock: protects @free_list and @sq_wait
+ * @lock: protects @free_list, @sq_wait and @post_partial
  * @free_list: free send contexts
  * @sq_wait: send contexts whose work requests wait for send queue room
+ * @post_partial: send contexts of which ib_post_send() took only the first
+ *	work requests: those run until the QP is drained, so the context and
+ *	its buffers wait for the drain (srpt_ch_flush_waiting())
  * @recv_wait: receive buffers waiting to be processed; touched only in
  *	the channel's completion context
  * @send_ring: all send contexts of the channel
@@ -449,10 +453,11 @@ struct srpt_rdma_ch {
 	u32 sq_wr_max;
 	struct completion last_wqe;
 	enum srpt_ch_state state;
-	/* @state changes, @free_list, @sq_wait */
+	/* @state changes, @free_list, @sq_wait, @post_partial */
 	spinlock_t lock;
 	struct list_head free_list;
 	struct list_head sq_wait;
+	struct list_head post_partial;
 	struct list_head recv_wait;
 	struct srpt_send_ioctx **send_ring;
 	u32 send_ring_size;

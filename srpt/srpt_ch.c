@@ -328,6 +328,7 @@ struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_tgt *tgt,
 	spin_lock_init(&ch->lock);
 	INIT_LIST_HEAD(&ch->free_list);
 	INIT_LIST_HEAD(&ch->sq_wait);
+	INIT_LIST_HEAD(&ch->post_partial);
 	INIT_LIST_HEAD(&ch->recv_wait);
 	INIT_LIST_HEAD(&ch->tgt_entry);
 	mutex_init(&ch->cm_mutex);

@@ -392,12 +392,17 @@ ALLOW_ERROR_INJECTION(srpt_alloc_rw_ctxs, ERRNO);
  * Post the work requests of @ioctx while the channel is LIVE: for a
  * command fetching its descriptor table the RDMA READ of the table, for
  * one waiting for data-out its RDMA READs, otherwise its RDMA WRITEs (if
- * any) chained before the SEND of its response.
+ * any) chained before the SEND of its response. Returns 0 when they are
+ * posted, or when only their first ones were (the rest failed; the
+ * channel closes and the command ends after the drain); an errno when
+ * none was: the caller ends the command.
  */
 static int srpt_do_post(struct srpt_send_ioctx *ioctx)
 {
 	struct srpt_rdma_ch *ch = ioctx->ch;
+	const struct ib_send_wr *bad_wr = NULL;
 	struct ib_send_wr *first = NULL;
+	unsigned long flags;
 	int i, ret;
 
 	if (ioctx->state == SRPT_IOCTX_FETCH_TABLE) {
@@ -423,16 +428,27 @@ static int srpt_do_post(struct srpt_send_ioctx *ioctx)
 
 	rcu_read_lock();
 	if (srpt_ch_state(ch) == SRPT_CH_LIVE)
-		ret = ib_post_send(ch->qp, first, NULL);
+		ret = ib_post_send(ch->qp, first, &bad_wr);
 	else
 		ret = -ENOTCONN;
 	rcu_read_unlock();
-	if (ret && ret != -ENOTCONN) {
-		pr_err_ratelimited("%s: posting a send failed (%d)\n", ch->name,
-				   ret);
-		srpt_ch_close_async(ch);
-	}
-	return ret;
+	if (likely(!ret) || ret == -ENOTCONN)
+		return ret;
+	pr_err_ratelimited("%s: posting a send failed (%d)\n", ch->name, ret);
+	srpt_ch_close_async(ch);
+	if (!bad_wr || bad_wr == first)
+		return ret;
+	/*
+	 * The work requests before @bad_wr were posted and may still move
+	 * data from or into the buffer: it must not be unmapped or freed
+	 * (a page stash would hand it to another command) before the drain.
+	 * The one that is signalled is the last, never posted: no completion
+	 * comes for this context.
+	 */
+	spin_lock_irqsave(&ch->lock, flags);
+	list_add_tail(&ioctx->wait_entry, &ch->post_partial);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return 0;
 }
 
 /* Undo srpt_fetch_table()'s buffer; the command goes on without it. */
@@ -954,9 +970,10 @@ void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
  *	channel
  * @ch: the channel, DRAINING, its QP drained
  *
- * Commands waiting for send queue room end: those waiting to fetch
- * data-out fail (scst_rx_data() with an error), responses are dropped.
- * IUs waiting to be processed are dropped (SRQ buffers are reposted).
+ * Commands waiting for send queue room, and those whose work requests
+ * were only partly posted, end: those waiting to fetch data-out fail
+ * (scst_rx_data() with an error), responses are dropped. IUs waiting to
+ * be processed are dropped (SRQ buffers are reposted).
  */
 void srpt_ch_flush_waiting(struct srpt_rdma_ch *ch)
 {
@@ -967,6 +984,7 @@ void srpt_ch_flush_waiting(struct srpt_rdma_ch *ch)
 
 	spin_lock_irqsave(&ch->lock, flags);
 	list_splice_init(&ch->sq_wait, &sq_wait);
+	list_splice_tail_init(&ch->post_partial, &sq_wait);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	list_for_each_entry_safe(ioctx, tmp, &sq_wait, wait_entry) {
 		list_del_init(&ioctx->wait_entry);
