@@ -127,6 +127,8 @@ struct vdisk_backend {
  * @phys_bs: the physical block size lb_per_pb_exp reports, as SCST 3.11:
  *	the block device's (blockio), else VDISK_DEF_PHYS_BS
  * @unmap_gran: deallocation granularity of the backing store in blocks
+ * @dma_align_mask: what the backing store needs of a buffer's memory
+ *	(scst_device.dma_align_mask), set by ->open()
  * @read_only: read_only parameter
  * @nv_cache: SYNCHRONIZE CACHE and FUA are no-ops: the cache does not lose
  *	data on power loss
@@ -189,6 +191,7 @@ struct vdisk_dev {
 	u32 phys_blocks;
 	u32 phys_bs;
 	u32 unmap_gran;
+	u32 dma_align_mask;
 
 	bool read_only;
 	bool nv_cache;

@@ -61,6 +61,8 @@ static int blockio_open(struct vdisk_dev *vdev)
 	vdev->phys_bs = pbs;
 	vdev->unmap_gran = max_t(u32, bdev_discard_granularity(bdev) /
 				 vdev->block_size, 1);
+	/* bios are built on the command's buffer as it is */
+	vdev->dma_align_mask = bdev_dma_alignment(bdev);
 	return 0;
 }
 

@@ -41,6 +41,26 @@ static struct inode *fileio_inode(const struct vdisk_dev *vdev)
  * nothing for a regular file): as for vdisk_blockio, a mounted or already
  * exported block device is refused with EBUSY.
  */
+/*
+ * What direct I/O asks of the memory it is given: the block device's DMA
+ * alignment, and on 6.1's filesystems its logical block size (iomap's
+ * and the legacy direct I/O's check of the buffer's alignment); the
+ * device of the file's filesystem for a regular file, a sector where
+ * there is none. Buffered I/O copies: nothing.
+ */
+static u32 fileio_dio_align_mask(const struct vdisk_dev *vdev,
+				 struct inode *inode,
+				 struct block_device *bdev)
+{
+	if (!vdev->o_direct)
+		return 0;
+	if (!bdev)
+		bdev = inode->i_sb->s_bdev;
+	if (!bdev)
+		return SECTOR_SIZE - 1;
+	return max(bdev_logical_block_size(bdev) - 1, bdev_dma_alignment(bdev));
+}
+
 static int fileio_open(struct vdisk_dev *vdev)
 {
 	int flags = O_LARGEFILE | O_EXCL |
@@ -99,6 +119,7 @@ static int fileio_open(struct vdisk_dev *vdev)
 	vdev->unmap_gran = bdev ? 1 : vdev->phys_blocks;
 	/* what lb_per_pb_exp reports: SCST 3.11 assumes 4096 for fileio */
 	vdev->phys_bs = VDISK_DEF_PHYS_BS;
+	vdev->dma_align_mask = fileio_dio_align_mask(vdev, inode, bdev);
 	return 0;
 
 close:

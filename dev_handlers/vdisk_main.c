@@ -439,6 +439,7 @@ static int vdisk_attach(struct scst_device *dev)
 	dev->block_shift = vdev->block_shift;
 	dev->nblocks = vdev->size >> vdev->block_shift;
 	dev->read_only = vdev->read_only;
+	dev->dma_align_mask = vdev->dma_align_mask;
 	/* the back ends reorder as they like: SCST's default */
 	dev->queue_alg = SCST_QUEUE_ALG_UNRESTRICTED;
 	/* one task set per I_T nexus: SCST's vdisk default (DEF_TST) */

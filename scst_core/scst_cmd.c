@@ -678,8 +678,28 @@ static int scst_init_cmd(struct scst_cmd *cmd)
 }
 
 /*
+ * Does the driver's buffer meet what the backing store needs of memory
+ * (scst_device.dma_align_mask)? SRP's immediate data, for one, sits at
+ * 512 bytes in a receive buffer: a block device whose queue asks for
+ * more fails such a bio, and direct I/O refuses it (-EINVAL).
+ */
+static bool scst_tgt_sg_fits(const struct scst_cmd *cmd)
+{
+	unsigned int mask = cmd->dev ? cmd->dev->dma_align_mask : 0;
+	struct scatterlist *sg;
+	int i;
+
+	if (!mask)
+		return true;
+	for_each_sg(cmd->tgt_sg, sg, cmd->tgt_sg_cnt, i)
+		if ((sg->offset | sg->length) & mask)
+			return false;
+	return true;
+}
+
+/*
  * The data buffer: the driver's own when it offered one of the right
- * length; none yet for data-in with an ALLOCATION LENGTH, which gets what
+ * length that the device can take; none yet for data-in with an ALLOCATION LENGTH, which gets what
  * the command builds (scst_copy_to_sg()), not what the initiator offers
  * (up to 4 GiB); otherwise bufflen, which scst_cdb_parse() held to the
  * maximum transfer.
@@ -689,7 +709,7 @@ static int scst_prepare_space(struct scst_cmd *cmd)
 	if (!cmd->bufflen)
 		return 0;
 	if (cmd->tgt_sg && cmd->bufflen == cmd->expected_len &&
-	    cmd->cdb_bufflen == cmd->bufflen) {
+	    cmd->cdb_bufflen == cmd->bufflen && scst_tgt_sg_fits(cmd)) {
 		cmd->sg = cmd->tgt_sg;
 		cmd->sg_cnt = cmd->tgt_sg_cnt;
 		return 0;

@@ -739,7 +739,9 @@ static enum scst_data_direction srpt_scst_dir(u8 dir)
  * buffers are shared by every channel of the device: one held through a
  * slow backend's execution would leave the others short of receives, so
  * their data is copied (srpt_do_rdy_to_xfer()), as is data that is not
- * aligned (512 bytes: what LIO's ib_srpt gives its backends too).
+ * aligned (512 bytes: what LIO's ib_srpt gives its backends too), and the
+ * core copies it into its own pages for a device that needs more
+ * (scst_device.dma_align_mask).
  */
 static void srpt_offer_imm_data(struct srpt_send_ioctx *ioctx)
 {

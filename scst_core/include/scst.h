@@ -454,6 +454,11 @@ struct scst_dev_type {
  *	default 0): in a device group, INQUIRY's TPGS is 11b and SET TARGET
  *	PORT GROUPS is taken with 1, 01b (implicit only) and STPG refused
  *	with 0
+ * @dma_align_mask: what the backing store needs of a data buffer's memory:
+ *	each entry's offset and length a multiple of @dma_align_mask + 1
+ *	(0: nothing). Set by the handler in ->attach(). A target driver's
+ *	own buffer (scst_cmd_set_tgt_sg()) that does not meet it is not
+ *	used: the command gets the core's pages and the driver copies
  */
 struct scst_device {
 	char name[SCST_MAX_NAME];
@@ -471,6 +476,7 @@ struct scst_device {
 	u8 queue_alg;
 	unsigned int max_transfer_kb;
 	bool expl_alua;
+	unsigned int dma_align_mask;
 
 	/* private to the core */
 	struct list_head list_entry;		/* on scst_dev_list */
@@ -813,10 +819,10 @@ static inline void scst_cmd_set_queue_type(struct scst_cmd *cmd,
  * @sg: a scatterlist of exactly the expected transfer length
  * @sg_cnt: its number of entries
  *
- * When the CDB's transfer is exactly the expected one, the core uses @sg
- * as cmd->sg instead of allocating a buffer (zero copy for loopback
- * drivers); it never frees it. The driver then finds cmd->sg == @sg and
- * copies nothing.
+ * When the CDB's transfer is exactly the expected one, and @sg meets the
+ * device's @dma_align_mask, the core uses @sg as cmd->sg instead of
+ * allocating a buffer (zero copy for loopback drivers); it never frees
+ * it. The driver then finds cmd->sg == @sg and copies nothing.
  */
 static inline void scst_cmd_set_tgt_sg(struct scst_cmd *cmd,
 				       struct scatterlist *sg, int sg_cnt)
