@@ -91,6 +91,7 @@ struct scst_cl;
  *	freed (the DLM may still call its AST)
  * @transient: a doorbell round's lock (scst_cl_ring()): nobody waits for
  *	its late answer, which releases it
+ * @release_entry: on the device's @late_release list (@late_lock)
  */
 struct scst_cl_lk {
 	struct scst_cl *cl;
@@ -104,6 +105,7 @@ struct scst_cl_lk {
 	bool abandoned;
 	bool bell;
 	bool transient;
+	struct list_head release_entry;
 };
 
 /**
@@ -136,7 +138,9 @@ struct scst_cl_lk {
  * @ready: joined: a recovery from now on resynchronises the device
  * @dying: the lockspace is being released: the works do nothing
  * @stale_logged: "missed an update" was logged since the last resync
- * @late_lock: the locks' @lost against their ASTs
+ * @late_lock: the locks' @lost against their ASTs, @late_release
+ * @late_release: doorbell rounds' locks granted late, to be released
+ * @release_work: releases them (not from the AST: scst_cl_late_answer())
  * @nlost: locks waiting for the DLM's late answer; the device stays
  *	blocked, and the resync waits, while there are any
  */
@@ -164,7 +168,9 @@ struct scst_cl {
 	bool ready;
 	bool dying;
 	bool stale_logged;
-	spinlock_t late_lock;		/* the locks' @lost */
+	spinlock_t late_lock;		/* the locks' @lost, @late_release */
+	struct list_head late_release;
+	struct work_struct release_work;
 	atomic_t nlost;
 };
 
@@ -172,10 +178,38 @@ struct scst_cl {
 /* Locks                                                                  */
 
 /*
+ * Release the doorbell rounds' locks that were granted late: nobody holds
+ * them for a reason any more. Their unlock's AST completes @done, which
+ * nobody waits for.
+ */
+static void scst_cl_release_workfn(struct work_struct *work)
+{
+	struct scst_cl *cl = container_of(work, struct scst_cl, release_work);
+	struct scst_cl_lk *lk;
+
+	for (;;) {
+		spin_lock_bh(&cl->late_lock);
+		lk = list_first_entry_or_null(&cl->late_release,
+					      struct scst_cl_lk, release_entry);
+		if (lk)
+			list_del_init(&lk->release_entry);
+		spin_unlock_bh(&cl->late_lock);
+		if (!lk || READ_ONCE(cl->dying))
+			return;
+		lk->rqmode = DLM_LOCK_IV;
+		if (!dlm_unlock(cl->ls, lk->lksb.sb_lkid, 0, &lk->lksb, lk))
+			lk->mode = DLM_LOCK_IV;
+	}
+}
+
+/*
  * The DLM answered a request its waiter gave up on (scst_cl_wait()): the
- * answer says what the lock is now. A doorbell round's lock is released
- * (nobody holds it for a reason any more). The last late answer lets the
- * device resynchronise: it stayed blocked since its lock was lost.
+ * answer says what the lock is now. A doorbell round's lock is released,
+ * in a work item: this is the lockspace's callback context, which
+ * dlm_ls_stop() flushes while the recovery holds the lockspace, so a
+ * dlm_unlock() here, which waits for the recovery, would deadlock with
+ * the next membership change. The last late answer lets the device
+ * resynchronise: it stayed blocked since its lock was lost.
  */
 static void scst_cl_late_answer(struct scst_cl_lk *lk)
 {
@@ -189,10 +223,10 @@ static void scst_cl_late_answer(struct scst_cl_lk *lk)
 	if (READ_ONCE(cl->dying))
 		return;
 	if (lk->transient && lk->mode != DLM_LOCK_IV) {
-		/* its AST completes @done, which nobody waits for */
-		lk->rqmode = DLM_LOCK_IV;
-		if (!dlm_unlock(cl->ls, lk->lksb.sb_lkid, 0, &lk->lksb, lk))
-			lk->mode = DLM_LOCK_IV;
+		spin_lock_bh(&cl->late_lock);
+		list_add_tail(&lk->release_entry, &cl->late_release);
+		spin_unlock_bh(&cl->late_lock);
+		queue_work(scst_cl_wq, &cl->release_work);
 	}
 	if (atomic_dec_and_test(&cl->nlost) && READ_ONCE(cl->ready))
 		mod_delayed_work(scst_cl_wq, &cl->resync_work, 0);
@@ -255,6 +289,7 @@ static void scst_cl_lk_init(struct scst_cl *cl, struct scst_cl_lk *lk,
 	lk->mode = DLM_LOCK_IV;
 	lk->lksb.sb_lvbptr = (char *)lk->lvb;
 	init_completion(&lk->done);
+	INIT_LIST_HEAD(&lk->release_entry);
 	if (n >= 0)
 		snprintf(lk->name, sizeof(lk->name), "%s.%d", name, n);
 	else
@@ -809,6 +844,7 @@ static void scst_cl_free(struct scst_cl *cl)
 	WRITE_ONCE(cl->dying, true);
 	cancel_work_sync(&cl->bell_work);
 	cancel_delayed_work_sync(&cl->resync_work);
+	cancel_work_sync(&cl->release_work);
 	kvfree(cl->reg_lk);
 	kvfree(cl->rbuf);
 	kvfree(cl->st);
@@ -918,6 +954,8 @@ static struct scst_cl *scst_cl_alloc(struct scst_device *dev, const char *id)
 	mutex_init(&cl->io_mutex);
 	spin_lock_init(&cl->members_lock);
 	spin_lock_init(&cl->late_lock);
+	INIT_LIST_HEAD(&cl->late_release);
+	INIT_WORK(&cl->release_work, scst_cl_release_workfn);
 	atomic_set(&cl->nlost, 0);
 	INIT_WORK(&cl->bell_work, scst_cl_bell_workfn);
 	INIT_DELAYED_WORK(&cl->resync_work, scst_cl_resync_workfn);
