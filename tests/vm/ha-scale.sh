@@ -40,13 +40,7 @@ scst_local_load
 run modprobe scst_cluster
 run sh -c "echo $HA_CLUSTER_NAME > $SCST/cluster_name"
 mgmt $SCST/handlers/vdisk_nullio/mgmt "add_device $DEV size_mb=16;t10_dev_id=$DEV"
-mgmt $SCST/targets/scst_local/mgmt "add_target tgt"
-run sh -c "echo $VM_NODEID > $SCST/targets/scst_local/tgt/rel_tgt_id"
-mgmt $SCST/targets/scst_local/tgt/luns/mgmt "add $DEV 0"
-mgmt $SCST/targets/scst_local/mgmt "add_session tgt host-$VM_GUEST"
-wait_for 10 "scst_local host" local_host tgt "host-$VM_GUEST" > /dev/null
-host=$(local_host tgt "host-$VM_GUEST")
-wait_lun "$host" 0
+REL_TGT_ID=$VM_NODEID local_target tgt "host-$VM_GUEST" "$DEV 0"
 SG=$(lun_sg "$host" 0)
 clear_ua "$SG"
 KEY=0x$VM_NODEID

@@ -44,12 +44,14 @@ scst_local_load() {
 # local_target TARGET SESSION "DEVICE LUN [PARAMS]"...: an scst_local
 # target with these LUNs and one session; waits for the session's SCSI
 # host and every LUN on it. Sets T (the target's directory) and host (the
-# SCSI host number).
+# SCSI host number). With REL_TGT_ID set, the target port gets that
+# relative port identifier before its first session.
 local_target() {
 	local tgt=$1 sess=$2 l lun
 	shift 2
 	mgmt $SCST/targets/scst_local/mgmt "add_target $tgt"
 	T=$SCST/targets/scst_local/$tgt
+	[ -z "${REL_TGT_ID:-}" ] || run sh -c "echo $REL_TGT_ID > $T/rel_tgt_id"
 	for l in "$@"; do
 		mgmt $T/luns/mgmt "add $l"
 	done
