@@ -42,11 +42,15 @@ static struct inode *fileio_inode(const struct vdisk_dev *vdev)
  * exported block device is refused with EBUSY.
  */
 /*
- * What direct I/O asks of the memory it is given: the block device's DMA
- * alignment, and on 6.1's filesystems its logical block size (iomap's
- * and the legacy direct I/O's check of the buffer's alignment); the
- * device of the file's filesystem for a regular file, a sector where
- * there is none. Buffered I/O copies: nothing.
+ * What direct I/O asks of the memory it is given: each segment's address
+ * aligned to the block device's DMA alignment and its length to the
+ * logical block size (bdev_iter_is_aligned(); the legacy fs/direct-io.c
+ * wants the address aligned to the block size too). One mask holds both,
+ * so an address is held to the block size as well: safe, at the price of
+ * a copy of SRP immediate data on a 4 KiB-sector device. The device of
+ * the file's filesystem for a regular file, a sector where there is none
+ * (a filesystem over several devices or none may ask more: btrfs,
+ * overlayfs, FUSE). Buffered I/O copies: nothing.
  */
 static u32 fileio_dio_align_mask(const struct vdisk_dev *vdev,
 				 struct inode *inode,

@@ -408,6 +408,8 @@ static int vdisk_set_active(struct vdisk_dev *vdev, bool active)
 	if (ret)
 		goto unlock;
 	WRITE_ONCE(dev->nblocks, vdev->size >> vdev->block_shift);
+	/* the store opened may be another file, or a device it was not */
+	WRITE_ONCE(dev->dma_align_mask, vdev->dma_align_mask);
 	size_changed = vdev->size != old_size;
 	thin_changed = vdev->thin_provisioned != old_thin;
 	percpu_ref_reinit(&vdev->media_ref);

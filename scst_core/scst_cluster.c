@@ -205,10 +205,10 @@ static void scst_cl_release_workfn(struct work_struct *work)
 /*
  * The DLM answered a request its waiter gave up on (scst_cl_wait()): the
  * answer says what the lock is now. A doorbell round's lock is released,
- * in a work item: this is the lockspace's callback context, which
- * dlm_ls_stop() flushes while the recovery holds the lockspace, so a
- * dlm_unlock() here, which waits for the recovery, would deadlock with
- * the next membership change. The last late answer lets the device
+ * in a work item: this is the lockspace's callback context, which the
+ * recovery (dlm_recoverd, ls_recover() on 6.1) flushes while it holds
+ * the lockspace's recovery lock, so a dlm_unlock() here, which waits for
+ * that lock, would deadlock with the next membership change. The last late answer lets the device
  * resynchronise: it stayed blocked since its lock was lost.
  */
 static void scst_cl_late_answer(struct scst_cl_lk *lk)
@@ -1017,6 +1017,8 @@ static void scst_cl_release(struct scst_cl *cl)
 	WRITE_ONCE(cl->dying, true);
 	cancel_work_sync(&cl->bell_work);
 	cancel_delayed_work_sync(&cl->resync_work);
+	/* one that saw dying false unlocks before the lockspace goes */
+	cancel_work_sync(&cl->release_work);
 	if (scst_cl_call(cl, false, NULL, NULL) == -ETIMEDOUT) {
 		/* the work frees @cl when the release ends */
 		pr_err("%s: cluster: leaving lockspace %s takes longer than %d s; it goes on in the background\n",

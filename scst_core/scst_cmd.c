@@ -685,10 +685,11 @@ static int scst_init_cmd(struct scst_cmd *cmd)
  */
 static bool scst_tgt_sg_fits(const struct scst_cmd *cmd)
 {
-	unsigned int mask = cmd->dev ? cmd->dev->dma_align_mask : 0;
+	unsigned int mask;
 	struct scatterlist *sg;
 	int i;
 
+	mask = cmd->dev ? READ_ONCE(cmd->dev->dma_align_mask) : 0;
 	if (!mask)
 		return true;
 	for_each_sg(cmd->tgt_sg, sg, cmd->tgt_sg_cnt, i)
@@ -699,10 +700,10 @@ static bool scst_tgt_sg_fits(const struct scst_cmd *cmd)
 
 /*
  * The data buffer: the driver's own when it offered one of the right
- * length that the device can take; none yet for data-in with an ALLOCATION LENGTH, which gets what
- * the command builds (scst_copy_to_sg()), not what the initiator offers
- * (up to 4 GiB); otherwise bufflen, which scst_cdb_parse() held to the
- * maximum transfer.
+ * length that the device can take; none yet for data-in with an
+ * ALLOCATION LENGTH, which gets what the command builds
+ * (scst_copy_to_sg()), not what the initiator offers (up to 4 GiB);
+ * otherwise bufflen, which scst_cdb_parse() held to the maximum transfer.
  */
 static int scst_prepare_space(struct scst_cmd *cmd)
 {

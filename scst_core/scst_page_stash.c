@@ -28,8 +28,11 @@
  * back under memory pressure (they are free memory the page allocator
  * does not see: up to stash_pages x 4 KiB per CPU, 1 MiB at the default),
  * and a CPU that goes offline has its stash emptied (the stash of a CPU
- * that runs nothing would never be taken from). The lock is only ever
- * contended by those two, so a command pays an uncontended lock per page.
+ * that runs nothing would never be taken from). Besides those two, only
+ * a caller that moved to another CPU after it chose its stash contends
+ * for the lock, so a command pays an uncontended lock per page. (Such a
+ * caller may put a page on a CPU that just went offline: the shrinker
+ * frees it.)
  * A stashed page still holds an earlier command's data until it is
  * reused or freed (freeing it is what init_on_free clears).
  */

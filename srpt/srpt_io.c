@@ -431,24 +431,26 @@ static int srpt_do_post(struct srpt_send_ioctx *ioctx)
 		ret = ib_post_send(ch->qp, first, &bad_wr);
 	else
 		ret = -ENOTCONN;
+	if (unlikely(ret && ret != -ENOTCONN && bad_wr && bad_wr != first)) {
+		/*
+		 * The work requests before @bad_wr were posted and may still
+		 * move data from or into the buffer: it must not be unmapped
+		 * or freed (a page stash would hand it to another command)
+		 * before the drain. The one that is signalled is the last,
+		 * never posted: no completion comes for this context. Parked
+		 * inside the RCU read section, which the release work waits
+		 * for before it drains and flushes the list.
+		 */
+		spin_lock_irqsave(&ch->lock, flags);
+		list_add_tail(&ioctx->wait_entry, &ch->post_partial);
+		spin_unlock_irqrestore(&ch->lock, flags);
+	}
 	rcu_read_unlock();
 	if (likely(!ret) || ret == -ENOTCONN)
 		return ret;
 	pr_err_ratelimited("%s: posting a send failed (%d)\n", ch->name, ret);
 	srpt_ch_close_async(ch);
-	if (!bad_wr || bad_wr == first)
-		return ret;
-	/*
-	 * The work requests before @bad_wr were posted and may still move
-	 * data from or into the buffer: it must not be unmapped or freed
-	 * (a page stash would hand it to another command) before the drain.
-	 * The one that is signalled is the last, never posted: no completion
-	 * comes for this context.
-	 */
-	spin_lock_irqsave(&ch->lock, flags);
-	list_add_tail(&ioctx->wait_entry, &ch->post_partial);
-	spin_unlock_irqrestore(&ch->lock, flags);
-	return 0;
+	return bad_wr && bad_wr != first ? 0 : ret;
 }
 
 /* Undo srpt_fetch_table()'s buffer; the command goes on without it. */

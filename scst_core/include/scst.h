@@ -456,7 +456,8 @@ struct scst_dev_type {
  *	with 0
  * @dma_align_mask: what the backing store needs of a data buffer's memory:
  *	each entry's offset and length a multiple of @dma_align_mask + 1
- *	(0: nothing). Set by the handler in ->attach(). A target driver's
+ *	(0: nothing). Set by the handler in ->attach(), and again when it
+ *	reopens the backing store (READ_ONCE() it). A target driver's
  *	own buffer (scst_cmd_set_tgt_sg()) that does not meet it is not
  *	used: the command gets the core's pages and the driver copies
  */

@@ -8,6 +8,9 @@
 # target fetches it by RDMA READ. Without immediate data every write's
 # data-out is fetched by RDMA READ; with it, small writes' data is used
 # where it arrived (zero copy). fio --verify checks the data each time.
+# Two vCPUs: the page stash's check takes CPU 1 offline and counts on
+# CPU 0's stash alone being left.
+# vm-smp: 2
 . /tests/lib/common.sh
 . /tests/lib/scst.sh
 . /tests/lib/rxe.sh
@@ -61,9 +64,12 @@ stash_reused() {
 mgmt $SCST/handlers/vdisk_nullio/mgmt "add_device null0 size_mb=64"
 mgmt "$T/luns/mgmt" "add null0 1"
 # a RAM disk that asks for 4 KiB DMA alignment and fails any bio without
-# it (tests/vm/modules/scst_test_align.c), as some controllers ask
+# it (tests/vm/modules/scst_test_align.c), as some controllers ask; made
+# inactive and then opened, so that what the device learns of the
+# alignment comes from the opening (active=1), not only from the add
 run insmod /lib/modules/"$(uname -r)"/updates/scst_test_align.ko
-mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device align0 filename=/dev/scst_align0"
+mgmt $SCST/handlers/vdisk_blockio/mgmt "add_device align0 filename=/dev/scst_align0;active=0"
+run sh -c "echo 1 > $SCST/devices/align0/active"
 mgmt "$T/luns/mgmt" "add align0 2"
 run modprobe ib_srp use_imm_data=1 max_imm_data=8192
 srp_login "$id" "$id" "queue_size=32"
@@ -133,12 +139,16 @@ run sh -c 'echo 256 > /sys/module/scst/parameters/stash_pages'
 # Immediate data sits at 512 bytes in its receive buffer: on the device
 # that needs 4 KiB (vdisk_blockio takes the queue's DMA alignment as the
 # device's dma_align_mask) the core must not use it as the buffer but
-# give the command its own pages, which scst_srpt copies the data into.
+# give the command its own pages, which scst_srpt copies the data into
+# (data-out pages: the stash hands them out, its reuse count grows).
+r5=$(stash_reused)
 fio_run imm-align --filename="$align" --ioengine=libaio --direct=1 \
 	--rw=randwrite --bs=4k --iodepth=16 --size=8M \
 	--verify=crc32c --do_verify=1 --verify_fatal=1
 assert_eq "$(cat /sys/module/scst_test_align/parameters/misaligned)" 0 \
 	"bios refused by the 4 KiB-aligned device"
+r6=$(stash_reused)
+[ "$r6" -gt "$r5" ] || fail "immediate-data writes to align0 took no core page ($r5 -> $r6)"
 srp_logout
 srpt_wait_sessions "$T" 0
 run rmmod ib_srp
